@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// obsbench: benchmarks and profiles observation strategies for Swift state and persistence layers.
+/// See README.md for the two commands that matter: the run and the tests.
+let package = Package(
+    name: "obsbench",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "obsbench", targets: ["obsbench"]),
+        .library(name: "ObservationStrategies", targets: ["ObservationStrategies"]),
+        .library(name: "ObsBenchKit", targets: ["ObsBenchKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .target(
+            name: "ObservationStrategies",
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "ObsBenchKit",
+            dependencies: ["ObservationStrategies"]
+        ),
+        .executableTarget(
+            name: "obsbench",
+            dependencies: [
+                "ObsBenchKit",
+                "ObservationStrategies",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ObservationStrategiesTests", dependencies: ["ObservationStrategies"]),
+        .testTarget(name: "ObsBenchKitTests", dependencies: ["ObsBenchKit", "obsbench"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,93 @@
+import Observation
+
+/// `@Observable` records; each view is a `withObservationTracking` scope re-armed after every fire,
+/// as SwiftUI does. `onChange` runs synchronously in the setter, *before* the new value is stored,
+/// so it only invalidates the view; the view re-runs (and re-arms) when the write call completes.
+///
+/// A scope that never fires stays registered on its objects until one of its properties changes:
+/// unsubscribing cancels the view, and its leftover tracker is dropped at that next change.
+@MainActor
+public final class ObservableStrategy: ObservationStrategy {
+    nonisolated public static let descriptor = StrategyDescriptor(
+        name: "observable",
+        summary: "@Observable class; views are withObservationTracking scopes re-armed after each fire",
+        dependency: "Observation (Swift toolchain)",
+        capabilities: Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false)
+    )
+
+    private var tasks: [ObservableTask]
+    private var views: [ObjectIdentifier: ViewHandle] = [:]
+    private let renderQueue = RenderQueue()
+
+    public init(records: [TaskRecord]) throws {
+        try validateRecordIDs(records)
+        tasks = records.map(ObservableTask.init)
+    }
+
+    public func read(_ field: TaskField, of id: Int) throws -> FieldValue {
+        tasks[try recordIndex(of: id, count: tasks.count)].value(of: field)
+    }
+
+    public func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue {
+        let task = tasks[try recordIndex(of: id, count: tasks.count)]
+        return withObservationTracking {
+            var value = task.value(of: field)
+            for _ in 1..<max(times, 1) { value = task.value(of: field) }
+            return value
+        } onChange: {}
+    }
+
+    public func write(_ value: FieldValue, to id: Int) throws {
+        tasks[try recordIndex(of: id, count: tasks.count)].apply(value)
+        render()
+    }
+
+    public func transaction(_ writes: [FieldWrite]) throws {
+        for write in writes { _ = try recordIndex(of: write.id, count: tasks.count) }
+        for write in writes { tasks[write.id - 1].apply(write.value) }
+        render()
+    }
+
+    public func subscribe(_ spec: ViewSpec) throws -> ViewHandle {
+        try validateViewSpec(spec, count: tasks.count)
+        let view = ViewHandle(spec: spec)
+        views[ObjectIdentifier(view)] = view
+        arm(view)
+        return view
+    }
+
+    public func unsubscribe(_ view: ViewHandle) {
+        view.cancel()
+        views[ObjectIdentifier(view)] = nil
+    }
+
+    public func settle() async {}
+
+    public func tearDown() async {
+        for view in views.values { view.cancel() }
+        views.removeAll()
+        renderQueue.removeAll()
+        tasks.removeAll()
+    }
+
+    public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
+
+    /// Runs the view body inside a tracking scope whose first change invalidates the view.
+    private func arm(_ view: ViewHandle) {
+        let tasks = self.tasks
+        let renderQueue = self.renderQueue
+        let values = withObservationTracking {
+            view.spec.reads.map { tasks[$0.id - 1].value(of: $0.field) }
+        } onChange: {
+            renderQueue.invalidate(view)
+        }
+        view.recordRun(values)
+    }
+
+    /// Re-runs, and so re-arms, every view invalidated by the write that just completed.
+    private func render() {
+        for view in renderQueue.takeDirtyViews() where !view.isCancelled {
+            arm(view)
+        }
+    }
+}

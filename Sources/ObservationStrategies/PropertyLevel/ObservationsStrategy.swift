@@ -1,0 +1,100 @@
+import Observation
+
+/// Each view is a main-actor task iterating an `Observations { ... }` async sequence (SE-0475).
+/// The sequence is transactional on its isolation: all writes made in one synchronous main-actor
+/// span reach the view as one value, and writes made before the view task runs are coalesced
+/// (intermediate values can be skipped).
+///
+/// `settle()` waits until every live view has run at least once and last saw the store's current
+/// values for every field it reads: the sequence promises the latest value, not every value.
+@MainActor
+public final class ObservationsStrategy: ObservationStrategy {
+    nonisolated public static let descriptor = StrategyDescriptor(
+        name: "observations",
+        summary: "Observations { } async sequence (SE-0475) per view, on the main actor",
+        dependency: "Observation (Swift toolchain)",
+        capabilities: Capabilities(granularity: .property, deduplicates: false, delivery: .asynchronous, transactional: true, coalesces: true)
+    )
+
+    private var tasks: [ObservedMainActorTask]
+    private var views: [ObjectIdentifier: (view: ViewHandle, task: Task<Void, Never>)] = [:]
+    private let delivered = DeliverySignal()
+
+    public init(records: [TaskRecord]) throws {
+        try validateRecordIDs(records)
+        tasks = records.map(ObservedMainActorTask.init)
+    }
+
+    public func read(_ field: TaskField, of id: Int) throws -> FieldValue {
+        tasks[try recordIndex(of: id, count: tasks.count)].value(of: field)
+    }
+
+    /// `Observations` evaluates its closure inside the same `withObservationTracking` machinery,
+    /// so a tracked read costs what it costs there.
+    public func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue {
+        let task = tasks[try recordIndex(of: id, count: tasks.count)]
+        return withObservationTracking {
+            var value = task.value(of: field)
+            for _ in 1..<max(times, 1) { value = task.value(of: field) }
+            return value
+        } onChange: {}
+    }
+
+    public func write(_ value: FieldValue, to id: Int) throws {
+        tasks[try recordIndex(of: id, count: tasks.count)].apply(value)
+    }
+
+    public func transaction(_ writes: [FieldWrite]) throws {
+        for write in writes { _ = try recordIndex(of: write.id, count: tasks.count) }
+        for write in writes { tasks[write.id - 1].apply(write.value) }
+    }
+
+    public func subscribe(_ spec: ViewSpec) throws -> ViewHandle {
+        try validateViewSpec(spec, count: tasks.count)
+        let view = ViewHandle(spec: spec)
+        let models = spec.reads.map { tasks[$0.id - 1] }
+        let fields = spec.reads.map(\.field)
+        let delivered = self.delivered
+        let observed = Observations {
+            zip(models, fields).map { model, field in model.value(of: field) }
+        }
+        let task = Task { @MainActor in
+            for await values in observed {
+                guard view.recordRun(values) else { break }
+                delivered.signal()
+            }
+        }
+        views[ObjectIdentifier(view)] = (view, task)
+        return view
+    }
+
+    public func unsubscribe(_ view: ViewHandle) {
+        view.cancel()
+        views.removeValue(forKey: ObjectIdentifier(view))?.task.cancel()
+    }
+
+    public func settle() async {
+        await delivered.waitUntil { self.everyViewSeesCurrentValues() }
+    }
+
+    public func tearDown() async {
+        let running = views.values
+        views.removeAll()
+        for entry in running {
+            entry.view.cancel()
+            entry.task.cancel()
+        }
+        for entry in running { await entry.task.value }
+        tasks.removeAll()
+    }
+
+    public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
+
+    private func everyViewSeesCurrentValues() -> Bool {
+        views.values.allSatisfy { entry in
+            let state = entry.view.snapshot
+            guard state.initialRunsSeen > 0 else { return false }
+            return state.lastSeen == entry.view.spec.reads.map { tasks[$0.id - 1].value(of: $0.field) }
+        }
+    }
+}

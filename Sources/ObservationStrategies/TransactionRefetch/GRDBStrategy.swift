@@ -1,0 +1,211 @@
+import Dispatch
+import Foundation
+import GRDB
+
+/// Records in SQLite through GRDB; each view is a `ValueObservation` that re-fetches the fields it
+/// reads in one read transaction after every commit that touches its region (the columns it reads
+/// of the rows it reads). Two variants: `grdb-queue` and `grdb-pool`.
+///
+/// Scheduling: views are started with `.async(onQueue:)` on a serial dispatch queue the store owns.
+/// GRDB's default (`.mainActor`) needs the main queue drained, which on Linux happens only while the
+/// main thread sits in `dispatchMain()` or a run loop; a queue of our own delivers in any process,
+/// and `settle()` waits on that queue's deliveries without occupying the main actor.
+///
+/// Settling: every write stamps the rows it changes with a new `version`. GRDB calls
+/// `databaseDidChange` synchronously at commit, on the writer, for exactly the observations whose
+/// region the commit modified; the view then knows the version it must see. Each fetch reads the
+/// rows' versions in the same snapshot as their fields, so a view has caught up when it has seen
+/// that version. The `version` column is outside every view's region, so it triggers nothing.
+///
+/// Subscribing: GRDB starts tracking asynchronously (`willTrackRegion`). A `DatabasePool` over a
+/// SQLite built without `SQLITE_ENABLE_SNAPSHOT` (Debian's, for one) cannot tell whether the
+/// database changed between its initial read and the start of tracking, so it fetches and delivers
+/// the initial value a second time. That catch-up belongs to the subscription: it is not counted as
+/// a re-run, and `settle()` waits for it.
+@MainActor
+public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
+    nonisolated public static var descriptor: StrategyDescriptor { Kind.descriptor }
+
+    private let database: Kind.Writer
+    private let temporaryDirectory: URL?
+    private let count: Int
+    private let version = VersionClock()
+    private let delivered = DeliverySignal()
+    private let deliveryQueue = DispatchQueue(label: "obsbench.grdb.views")
+    private var views: [ObjectIdentifier: (view: ViewHandle, cancellable: AnyDatabaseCancellable)] = [:]
+
+    public init(records: [TaskRecord]) throws {
+        try validateRecordIDs(records)
+        count = records.count
+        do {
+            (database, temporaryDirectory) = try Kind.open()
+            try database.write { db in
+                try TaskTable.create(in: db)
+                try TaskTable.insert(records, in: db)
+            }
+        } catch let error as StrategyError {
+            throw error
+        } catch {
+            throw StrategyError.storeFailure("\(Kind.descriptor.name): \(error)")
+        }
+    }
+
+    public func read(_ field: TaskField, of id: Int) throws -> FieldValue {
+        _ = try recordIndex(of: id, count: count)
+        return try storeCall { try database.read { db in try TaskTable.fetch(field, of: id, in: db) } }
+    }
+
+    /// A view body's reads are fetches inside one read transaction.
+    public func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue {
+        _ = try recordIndex(of: id, count: count)
+        return try storeCall {
+            try database.read { db in
+                var value = try TaskTable.fetch(field, of: id, in: db)
+                for _ in 1..<max(times, 1) { value = try TaskTable.fetch(field, of: id, in: db) }
+                return value
+            }
+        }
+    }
+
+    public func write(_ value: FieldValue, to id: Int) throws {
+        try transaction([FieldWrite(id, value)])
+    }
+
+    public func transaction(_ writes: [FieldWrite]) throws {
+        for write in writes { _ = try recordIndex(of: write.id, count: count) }
+        let stamp = version.advance()
+        try storeCall {
+            try database.write { db in
+                for write in writes {
+                    let column = write.value.field.columnName
+                    let update = try db.cachedStatement(sql: "UPDATE task SET \(column) = ?, version = ? WHERE id = ?")
+                    try update.execute(arguments: [TaskTable.databaseValue(write.value), stamp, write.id])
+                }
+            }
+        }
+    }
+
+    public func subscribe(_ spec: ViewSpec) throws -> ViewHandle {
+        try validateViewSpec(spec, count: count)
+        let view = ViewHandle(spec: spec, awaitsTrackingStart: true)
+        let reads = spec.reads
+        let regions: [any DatabaseRegionConvertible] = reads.map { ref in
+            Table(TaskTable.name).select(Column(ref.field.columnName)).filter(key: ref.id)
+        }
+        let version = self.version
+        let delivered = self.delivered
+        let observation = ValueObservation
+            .tracking(regions: regions) { db in try TaskTable.fetchView(reads, in: db) }
+            .handleEvents(
+                willTrackRegion: { _ in view.markTrackingStarted() },
+                databaseDidChange: { view.recordNotification(neededVersion: version.current) }
+            )
+        let cancellable = observation.start(
+            in: database,
+            scheduling: .async(onQueue: deliveryQueue),
+            onError: { error in
+                view.recordFailure("\(error)")
+                delivered.signal()
+            },
+            onChange: { fetched in
+                view.recordRun(fetched.values, version: fetched.version)
+                delivered.signal()
+            }
+        )
+        views[ObjectIdentifier(view)] = (view, cancellable)
+        return view
+    }
+
+    public func unsubscribe(_ view: ViewHandle) {
+        view.cancel()
+        views.removeValue(forKey: ObjectIdentifier(view))?.cancellable.cancel()
+    }
+
+    public func settle() async {
+        await delivered.waitUntil { self.views.values.allSatisfy { $0.view.isCaughtUp } }
+    }
+
+    public func tearDown() async {
+        for entry in views.values {
+            entry.view.cancel()
+            entry.cancellable.cancel()
+        }
+        views.removeAll()
+        // Let deliveries already queued drain before the database closes.
+        await withCheckedContinuation { continuation in deliveryQueue.async { continuation.resume() } }
+        try? Kind.close(database)
+        if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) }
+    }
+
+    public func objectsThatMustBeFreed() -> [AnyObject] { [database] }
+
+    /// Runs a database call, turning GRDB's errors into `StrategyError` and keeping ours as they are.
+    private func storeCall<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StrategyError {
+            throw error
+        } catch {
+            throw StrategyError.storeFailure("\(Kind.descriptor.name): \(error)")
+        }
+    }
+}
+
+/// How a `grdb` variant opens and closes its database.
+public protocol GRDBStoreKind {
+    associatedtype Writer: DatabaseWriter
+    static var descriptor: StrategyDescriptor { get }
+    /// Opens an empty database; returns the temporary directory to remove at teardown, if any.
+    static func open() throws -> (Writer, URL?)
+    static func close(_ writer: Writer) throws
+}
+
+/// `grdb-queue`: an in-memory `DatabaseQueue`; observations fetch on the writer right after each commit.
+public enum GRDBQueueKind: GRDBStoreKind {
+    public static let descriptor = StrategyDescriptor(
+        name: "grdb-queue",
+        summary: "GRDB ValueObservation over an in-memory DatabaseQueue; re-fetch after each commit touching the region",
+        dependency: "GRDB.swift 7.10 + system SQLite",
+        capabilities: Capabilities(granularity: .region, deduplicates: false, delivery: .asynchronous, transactional: true, coalesces: false)
+    )
+
+    public static func open() throws -> (DatabaseQueue, URL?) {
+        (try DatabaseQueue(), nil)
+    }
+
+    public static func close(_ writer: DatabaseQueue) throws {
+        try writer.close()
+    }
+}
+
+/// `grdb-pool`: a `DatabasePool` over a WAL file in a temporary directory (removed at teardown);
+/// observations re-fetch concurrently on a reader and merge fetches that would overlap.
+public enum GRDBPoolKind: GRDBStoreKind {
+    public static let descriptor = StrategyDescriptor(
+        name: "grdb-pool",
+        summary: "GRDB ValueObservation over a DatabasePool (WAL file); concurrent re-fetch after each commit touching the region",
+        dependency: "GRDB.swift 7.10 + system SQLite",
+        capabilities: Capabilities(granularity: .region, deduplicates: false, delivery: .asynchronous, transactional: true, coalesces: true)
+    )
+
+    public static func open() throws -> (DatabasePool, URL?) {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("obsbench-grdb-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        do {
+            return (try DatabasePool(path: directory.appendingPathComponent("store.sqlite").path), directory)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    public static func close(_ writer: DatabasePool) throws {
+        try writer.close()
+    }
+}
+
+/// The `grdb-queue` strategy.
+public typealias GRDBQueueStrategy = GRDBStrategy<GRDBQueueKind>
+/// The `grdb-pool` strategy.
+public typealias GRDBPoolStrategy = GRDBStrategy<GRDBPoolKind>

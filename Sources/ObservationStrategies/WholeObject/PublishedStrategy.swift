@@ -1,0 +1,100 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// `ObservableObject` records with `@Published` fields; each view sinks `objectWillChange` of every
+/// record it reads (OpenCombine 0.14 on Linux, Combine on Apple platforms).
+///
+/// `objectWillChange` fires before the value is stored and for *any* `@Published` field of the
+/// object, so a view is invalidated by writes to fields it never read: that spurious re-run is the
+/// whole-object cost, and it is counted. As in SwiftUI, the view re-runs once the write completes.
+/// The publisher is fetched once per subscription: OpenCombine's getter walks the object with
+/// `Mirror` on every access.
+@MainActor
+public final class PublishedStrategy: ObservationStrategy {
+    nonisolated public static let descriptor = StrategyDescriptor(
+        name: "published",
+        summary: "ObservableObject + @Published; views sink objectWillChange",
+        dependency: "OpenCombine 0.14 (Combine on Apple platforms)",
+        capabilities: Capabilities(granularity: .object, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false)
+    )
+
+    private var tasks: [PublishedTask]
+    private var subscriptions: [ObjectIdentifier: (view: ViewHandle, cancellables: [AnyCancellable])] = [:]
+    private let renderQueue = RenderQueue()
+
+    public init(records: [TaskRecord]) throws {
+        try validateRecordIDs(records)
+        tasks = records.map(PublishedTask.init)
+    }
+
+    public func read(_ field: TaskField, of id: Int) throws -> FieldValue {
+        tasks[try recordIndex(of: id, count: tasks.count)].value(of: field)
+    }
+
+    /// A view body reads `@Published` fields through their ordinary getters: there is no tracking.
+    public func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue {
+        let task = tasks[try recordIndex(of: id, count: tasks.count)]
+        var value = task.value(of: field)
+        for _ in 1..<max(times, 1) { value = task.value(of: field) }
+        return value
+    }
+
+    public func write(_ value: FieldValue, to id: Int) throws {
+        tasks[try recordIndex(of: id, count: tasks.count)].apply(value)
+        render()
+    }
+
+    public func transaction(_ writes: [FieldWrite]) throws {
+        for write in writes { _ = try recordIndex(of: write.id, count: tasks.count) }
+        for write in writes { tasks[write.id - 1].apply(write.value) }
+        render()
+    }
+
+    public func subscribe(_ spec: ViewSpec) throws -> ViewHandle {
+        try validateViewSpec(spec, count: tasks.count)
+        let view = ViewHandle(spec: spec)
+        let renderQueue = self.renderQueue
+        var seen = Set<Int>()
+        let cancellables = spec.reads.compactMap { ref -> AnyCancellable? in
+            guard seen.insert(ref.id).inserted else { return nil }
+            let objectWillChange = tasks[ref.id - 1].objectWillChange
+            return objectWillChange.sink { _ in renderQueue.invalidate(view) }
+        }
+        subscriptions[ObjectIdentifier(view)] = (view, cancellables)
+        runBody(of: view)
+        return view
+    }
+
+    public func unsubscribe(_ view: ViewHandle) {
+        view.cancel()
+        subscriptions.removeValue(forKey: ObjectIdentifier(view))?.cancellables.forEach { $0.cancel() }
+    }
+
+    public func settle() async {}
+
+    public func tearDown() async {
+        for entry in subscriptions.values {
+            entry.view.cancel()
+            entry.cancellables.forEach { $0.cancel() }
+        }
+        subscriptions.removeAll()
+        renderQueue.removeAll()
+        tasks.removeAll()
+    }
+
+    public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
+
+    private func runBody(of view: ViewHandle) {
+        view.run { tasks[$0.id - 1].value(of: $0.field) }
+    }
+
+    /// Re-runs every view invalidated by the write that just completed.
+    private func render() {
+        for view in renderQueue.takeDirtyViews() where !view.isCancelled {
+            runBody(of: view)
+        }
+    }
+}
