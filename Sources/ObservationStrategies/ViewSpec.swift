@@ -27,35 +27,32 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
 
     /// What a view has done so far.
     public struct ViewState: Sendable {
-        /// Times the view body ran because of a change (the first run at subscription not included).
+        /// Times the view body ran because of a change (the subscription's own runs not included).
         public var reruns = 0
         /// Times the strategy told this view something changed (can exceed `reruns` where
         /// notifications are merged before the view re-runs).
         public var notifications = 0
         /// The values the last run saw, in the order of `spec.reads`.
         public var lastSeen: [FieldValue] = []
-        /// Every set of values the view saw, first run included, when history is recorded.
+        /// Every set of values the view saw, first run included, when `spec.recordsHistory` is set.
         public var history: [[FieldValue]] = []
         public var recordsHistory = false
-        /// Runs that belong to the subscription rather than to a change: 1, plus any catch-up
-        /// run a strategy delivers while its subscription is still starting.
-        public var initialRunsExpected = 1
-        public var initialRunsSeen = 0
+        public var isCancelled = false
+        /// The error that ended the view's subscription, if the strategy reported one.
+        public var failure: String?
+        /// Whether the subscription's first run happened.
+        public var hasRun = false
         /// Whether the strategy confirms asynchronously that its subscription is in place.
         public var awaitsTrackingStart = false
         public var trackingStarted = false
-        public var isCancelled = false
-        /// The store version the last run saw (strategies that version their data).
+        /// The newest data version the view has seen (strategies that version their data).
         public var seenVersion = 0
-        /// The newest store version known to concern this view (strategies that version their data).
+        /// The newest data version known to concern this view (strategies that version their data).
         public var neededVersion = 0
-        /// The error that ended the view's subscription, if the strategy reported one.
-        public var failure: String?
     }
 
     /// - Parameter awaitsTrackingStart: the strategy starts tracking asynchronously and will call
-    ///   `markTrackingStarted()`; until then the view is not settled, and changes it is told about
-    ///   are caught up by the subscription itself rather than counted as re-runs.
+    ///   `markTrackingStarted()`; until then the view is not settled.
     public init(spec: ViewSpec, awaitsTrackingStart: Bool = false) {
         self.spec = spec
         state.withLock {
@@ -64,45 +61,37 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
         }
     }
 
-    /// Whether the subscription's first run happened.
-    public var hasRun: Bool { state.withLock { $0.initialRunsSeen > 0 } }
-
     /// A consistent copy of the view's state.
     public var snapshot: ViewState { state.withLock { $0 } }
     public var reruns: Int { state.withLock { $0.reruns } }
     public var notifications: Int { state.withLock { $0.notifications } }
     public var lastSeen: [FieldValue] { state.withLock { $0.lastSeen } }
     public var isCancelled: Bool { state.withLock { $0.isCancelled } }
+    /// Whether the subscription's first run happened.
+    public var hasRun: Bool { state.withLock { $0.hasRun } }
 
-    /// Records one run of the view body. The first run is the subscription's, not a re-run.
-    /// Returns false (and records nothing) once the view is cancelled.
+    /// Records one run of the view body, which saw data `version` (0 where data is not versioned).
+    /// The subscription's first run is not a re-run. Returns false (and records nothing) once the
+    /// view is cancelled.
     @discardableResult
     public func recordRun(_ values: [FieldValue], version: Int = 0) -> Bool {
         state.withLock { state in
             guard !state.isCancelled else { return false }
-            if state.initialRunsSeen < state.initialRunsExpected {
-                state.initialRunsSeen += 1
-            } else {
-                state.reruns += 1
-            }
-            state.lastSeen = values
+            if state.hasRun { state.reruns += 1 } else { state.hasRun = true }
             state.seenVersion = max(state.seenVersion, version)
+            state.lastSeen = values
             if state.recordsHistory { state.history.append(values) }
             return true
         }
     }
 
-    /// Records that the strategy notified this view of a change. Returns false (and records
-    /// nothing) once the view is cancelled.
+    /// Records that the strategy notified this view of a change, which the view will have caught
+    /// up with once it has seen data `neededVersion` (0 where data is not versioned). Returns false
+    /// (and records nothing) once the view is cancelled.
     @discardableResult
     public func recordNotification(neededVersion: Int = 0) -> Bool {
         state.withLock { state in
             guard !state.isCancelled else { return false }
-            if state.awaitsTrackingStart && !state.trackingStarted {
-                // The subscription is still starting: it will deliver a catch-up value itself.
-                state.initialRunsExpected += 1
-                return true
-            }
             state.notifications += 1
             state.neededVersion = max(state.neededVersion, neededVersion)
             return true
@@ -112,7 +101,7 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
     /// Records a notification unless it is the one that delivers the subscription's first value.
     public func recordNotificationAfterFirstRun() {
         state.withLock { state in
-            guard !state.isCancelled, state.initialRunsSeen > 0 else { return }
+            guard !state.isCancelled, state.hasRun else { return }
             state.notifications += 1
         }
     }
@@ -136,20 +125,21 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
         state.withLock { $0.isCancelled = true }
     }
 
-    /// Whether the view has caught up with every versioned change that concerns it.
+    /// Whether the view has caught up: its subscription is tracking and has run, and it has seen
+    /// every data version it was notified about.
     public var isCaughtUp: Bool {
         state.withLock { state in
             if state.isCancelled { return true }
             if state.awaitsTrackingStart && !state.trackingStarted { return false }
-            return state.initialRunsSeen >= state.initialRunsExpected && state.seenVersion >= state.neededVersion
+            return state.hasRun && state.seenVersion >= state.neededVersion
         }
     }
 
     /// Reads every field of the spec through `read`, records the run, and returns the values.
     @discardableResult
-    public func run(version: Int = 0, reading read: (FieldRef) -> FieldValue) -> [FieldValue] {
+    public func run(reading read: (FieldRef) -> FieldValue) -> [FieldValue] {
         let values = spec.reads.map(read)
-        recordRun(values, version: version)
+        recordRun(values)
         return values
     }
 

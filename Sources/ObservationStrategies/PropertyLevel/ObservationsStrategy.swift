@@ -93,7 +93,7 @@ public final class ObservationsStrategy: ObservationStrategy {
     private func everyViewSeesCurrentValues() -> Bool {
         views.values.allSatisfy { entry in
             let state = entry.view.snapshot
-            guard state.initialRunsSeen > 0 else { return false }
+            guard state.hasRun else { return false }
             return state.lastSeen == entry.view.spec.reads.map { tasks[$0.id - 1].value(of: $0.field) }
         }
     }

@@ -11,17 +11,20 @@ import GRDB
 /// main thread sits in `dispatchMain()` or a run loop; a queue of our own delivers in any process,
 /// and `settle()` waits on that queue's deliveries without occupying the main actor.
 ///
-/// Settling: every write stamps the rows it changes with a new `version`. GRDB calls
+/// Settling: every write transaction stamps the rows it changes with a new `version`. GRDB calls
 /// `databaseDidChange` synchronously at commit, on the writer, for exactly the observations whose
 /// region the commit modified; the view then knows the version it must see. Each fetch reads the
-/// rows' versions in the same snapshot as their fields, so a view has caught up when it has seen
-/// that version. The `version` column is outside every view's region, so it triggers nothing.
+/// rows' versions in the same snapshot as their fields, so a view has caught up once it has seen
+/// that version, and `settle()` waits for that. The `version` column is outside every view's
+/// region, so it triggers nothing by itself.
 ///
-/// Subscribing: GRDB starts tracking asynchronously (`willTrackRegion`). A `DatabasePool` over a
-/// SQLite built without `SQLITE_ENABLE_SNAPSHOT` (Debian's, for one) cannot tell whether the
-/// database changed between its initial read and the start of tracking, so it fetches and delivers
-/// the initial value a second time. That catch-up belongs to the subscription: it is not counted as
-/// a re-run, and `settle()` waits for it.
+/// Redundant fetches: a `DatabasePool` merges changes that arrive during a fetch into one more
+/// fetch, which can find the snapshot the view already saw; and over a SQLite built without
+/// `SQLITE_ENABLE_SNAPSHOT` (Debian's, for one) it re-fetches the initial value once tracking
+/// starts, because it cannot tell whether anything changed meanwhile. Views apply
+/// `removeDuplicates()` to (values, row versions), so a fetch of an identical snapshot is dropped
+/// and only fetches that saw a new commit re-run the view. A commit that writes a field's
+/// current value again still re-runs it: the rows' versions moved.
 @MainActor
 public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
     nonisolated public static var descriptor: StrategyDescriptor { Kind.descriptor }
@@ -96,6 +99,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
         let delivered = self.delivered
         let observation = ValueObservation
             .tracking(regions: regions) { db in try TaskTable.fetchView(reads, in: db) }
+            .removeDuplicates()
             .handleEvents(
                 willTrackRegion: { _ in view.markTrackingStarted() },
                 databaseDidChange: { view.recordNotification(neededVersion: version.current) }

@@ -25,12 +25,13 @@ enum TaskTable {
         }
     }
 
-    /// What one fetch of a view returns: the fields it reads and the newest row version among them.
-    struct ViewFetch: Sendable {
+    /// What one fetch of a view returns: the fields it reads, and the newest version among their rows.
+    struct ViewFetch: Sendable, Equatable {
         var values: [FieldValue]
         var version: Int
     }
 
+    /// The fields a view reads and their rows' newest version, fetched in the caller's read transaction.
     static func fetchView(_ reads: [FieldRef], in db: Database) throws -> ViewFetch {
         var values: [FieldValue] = []
         values.reserveCapacity(reads.count)
