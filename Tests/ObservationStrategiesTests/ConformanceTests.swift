@@ -16,15 +16,28 @@ struct ConformanceTests {
         try entry.makeStore(Self.records)
     }
 
+    /// Settles, failing the test (instead of hanging the run) if `settle()` does not return within 10 s.
+    func settle(_ store: any ObservationStrategy, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let returned = SettleFlag()
+        Task { @MainActor in
+            await store.settle()
+            returned.value = true
+        }
+        for _ in 0..<1_000 where !returned.value {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try #require(returned.value, "settle() did not return within 10 s (\(type(of: store).descriptor.name))", sourceLocation: sourceLocation)
+    }
+
     /// Settles, then gives any late delivery a chance to arrive, and checks none did:
     /// `settle()` must mean that nothing more is coming.
-    func settleAndConfirmQuiet(_ store: any ObservationStrategy, _ views: [ViewHandle]) async throws {
-        await store.settle()
+    func settleAndConfirmQuiet(_ store: any ObservationStrategy, _ views: [ViewHandle], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await settle(store, sourceLocation: sourceLocation)
         let counted = views.map(\.snapshot.reruns)
         for _ in 0..<20 { await Task.yield() }
         try await Task.sleep(for: .milliseconds(30))
-        await store.settle()
-        #expect(views.map(\.snapshot.reruns) == counted, "a re-run arrived after settle() returned")
+        try await settle(store, sourceLocation: sourceLocation)
+        #expect(views.map(\.snapshot.reruns) == counted, "a re-run arrived after settle() returned", sourceLocation: sourceLocation)
     }
 
     @Test("1. a view re-runs once when a field it read changes, and sees the new value", arguments: StrategyRegistry.all)
@@ -32,7 +45,7 @@ struct ConformanceTests {
         let store = try makeStore(entry)
         let spec = ViewSpec.record(3, .title)
         let view = try store.subscribe(spec)
-        await store.settle()
+        try await settle(store)
         #expect(view.snapshot.reruns == 0)
         #expect(view.lastSeen == [.title("Task 3")])
 
@@ -52,7 +65,7 @@ struct ConformanceTests {
         let store = try makeStore(entry)
         let spec = ViewSpec.record(3, .title)
         let view = try store.subscribe(spec)
-        await store.settle()
+        try await settle(store)
 
         let write = FieldWrite(3, .isComplete(!Self.records[2].isComplete))
         try store.write(write.value, to: write.id)
@@ -75,7 +88,7 @@ struct ConformanceTests {
         let store = try makeStore(entry)
         let spec = ViewSpec.record(3, .title)
         let view = try store.subscribe(spec)
-        await store.settle()
+        try await settle(store)
 
         let write = FieldWrite(4, .title("other"))
         try store.write(write.value, to: write.id)
@@ -90,7 +103,7 @@ struct ConformanceTests {
     func manyWrites(entry: StrategyEntry) async throws {
         let store = try makeStore(entry)
         let view = try store.subscribe(.record(3, .priority))
-        await store.settle()
+        try await settle(store)
 
         let writes = 10
         for value in 1...writes { try store.write(.priority(100 + value), to: 3) }
@@ -115,7 +128,7 @@ struct ConformanceTests {
     func transactionSeenWhole(entry: StrategyEntry) async throws {
         let store = try makeStore(entry)
         let view = try store.subscribe(.record(3, .title, .priority))
-        await store.settle()
+        try await settle(store)
         let before: [FieldValue] = [.title("Task 3"), .priority(Self.records[2].priority)]
         let after: [FieldValue] = [.title("moved"), .priority(99)]
         #expect(view.lastSeen == before)
@@ -143,12 +156,12 @@ struct ConformanceTests {
         var spec = ViewSpec.record(3, .title, .priority)
         spec.recordsHistory = true
         let view = try store.subscribe(spec)
-        await store.settle()
+        try await settle(store)
         for round in 1...20 {
             try store.transaction([FieldWrite(3, .title("round \(round)")), FieldWrite(3, .priority(round))])
-            if round % 5 == 0 { await store.settle() }
+            if round % 5 == 0 { try await settle(store) }
         }
-        await store.settle()
+        try await settle(store)
         let history = view.snapshot.history
         let initial: [FieldValue] = [.title("Task 3"), .priority(Self.records[2].priority)]
         #expect(history.count >= 2)
@@ -171,11 +184,11 @@ struct ConformanceTests {
             let store = try makeStore(entry)
             let kept = try store.subscribe(.record(5, .title))
             let dropped = try store.subscribe(.record(5, .title))
-            await store.settle()
+            try await settle(store)
             store.unsubscribe(dropped)
             store.unsubscribe(dropped)
             try store.write(.title("after unsubscribe"), to: 5)
-            await store.settle()
+            try await settle(store)
             #expect(dropped.reruns == 0, "an unsubscribed view re-ran")
             let keptExpected = entry.descriptor.capabilities.granularity == .none ? 0 : 1
             #expect(kept.reruns == keptExpected)
@@ -213,6 +226,12 @@ struct ConformanceTests {
         #expect(Set(names).count == names.count)
         #expect(names == ["plain", "observable", "observations", "published", "state-subject", "struct-vm", "grdb-queue", "grdb-pool"])
     }
+}
+
+/// Set on the main actor when `settle()` returns.
+@MainActor
+final class SettleFlag {
+    var value = false
 }
 
 /// A weak reference, to prove an object was freed.

@@ -1,0 +1,71 @@
+/// One measured statistic: a row of `results.csv` (long format).
+///
+/// The column order is the contract with `plot-scripts/` and the gate: columns are only ever
+/// added at the end, never renamed or reordered.
+public struct ResultRow: Sendable, Equatable {
+    public var runID: String
+    public var suite: String
+    public var workload: String
+    public var strategy: String
+    /// Where the measured code ran, e.g. `main-actor`.
+    public var executor: String
+    public var objects: Int
+    public var subscribers: Int
+    public var concurrency: Int
+    /// What was measured, e.g. `latency`; `error` for a worker that failed (see `note`).
+    public var metric: String
+    /// The unit of every statistic in the row, e.g. `ns/op`.
+    public var unit: String
+    public var statistics: Statistics?
+    /// Free text: how the value was obtained, or why a worker failed.
+    public var note: String
+
+    public init(runID: String, suite: String, workload: String, strategy: String, executor: String, objects: Int, subscribers: Int, concurrency: Int, metric: String, unit: String, statistics: Statistics?, note: String = "") {
+        self.runID = runID
+        self.suite = suite
+        self.workload = workload
+        self.strategy = strategy
+        self.executor = executor
+        self.objects = objects
+        self.subscribers = subscribers
+        self.concurrency = concurrency
+        self.metric = metric
+        self.unit = unit
+        self.statistics = statistics
+        self.note = note
+    }
+
+    /// The header of `results.csv`, in order.
+    public static let columns = [
+        "run_id", "suite", "workload", "strategy", "executor", "objects", "subscribers", "concurrency",
+        "metric", "unit", "samples", "median", "p10", "p90", "p99", "min", "max", "mean", "ci95_low", "ci95_high",
+        "note",
+    ]
+
+    /// A row saying a worker failed: no statistics, the reason in `note`.
+    public static func error(runID: String, suite: String, strategy: String, message: String) -> ResultRow {
+        ResultRow(runID: runID, suite: suite, workload: "*", strategy: strategy, executor: "", objects: 0, subscribers: 0, concurrency: 0, metric: "error", unit: "", statistics: nil, note: message)
+    }
+
+    public var isError: Bool { metric == "error" }
+
+    /// The row's fields as text, in `columns` order.
+    public var fields: [String] {
+        let stats = statistics
+        func number(_ value: Double?) -> String { value.map(Self.format) ?? "" }
+        return [
+            runID, suite, workload, strategy, executor, String(objects), String(subscribers), String(concurrency),
+            metric, unit, stats.map { String($0.count) } ?? "0",
+            number(stats?.median), number(stats?.p10), number(stats?.p90), number(stats?.p99),
+            number(stats?.min), number(stats?.max), number(stats?.mean), number(stats?.ci95Low), number(stats?.ci95High),
+            note,
+        ]
+    }
+
+    /// Numbers are written with enough digits to read back the same value and no exponent for
+    /// ordinary magnitudes, so spreadsheets and pandas read them alike.
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

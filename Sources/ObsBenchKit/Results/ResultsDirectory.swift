@@ -1,0 +1,70 @@
+import Foundation
+
+/// A run's folder, `<output>/<run-id>/`: `results.csv`, `samples.csv` and `run.json`.
+///
+/// Rows are appended whole, one `write` per worker's batch, as each worker finishes, so an
+/// interrupted or crashed run keeps everything measured before it. `run.json` is written to a
+/// temporary file and renamed, so a reader never sees half of it. `<output>/latest` points to the
+/// newest run.
+public final class ResultsDirectory {
+    public let root: URL
+    public let runDirectory: URL
+    public var resultsFile: URL { runDirectory.appendingPathComponent("results.csv") }
+    public var samplesFile: URL { runDirectory.appendingPathComponent("samples.csv") }
+    public var metadataFile: URL { runDirectory.appendingPathComponent("run.json") }
+
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Creates `<output>/<runID>/` with the CSV headers, and checks it is writable, before any measuring.
+    public init(output: String, runID: String) throws {
+        root = URL(fileURLWithPath: output, isDirectory: true)
+        runDirectory = root.appendingPathComponent(runID, isDirectory: true)
+        let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        if files.fileExists(atPath: root.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw SetupError(description: "--output \(output) is a file, not a folder")
+        }
+        do {
+            try files.createDirectory(at: runDirectory, withIntermediateDirectories: true)
+            try Data(CSV.line(ResultRow.columns).utf8).write(to: resultsFile, options: .withoutOverwriting)
+            try Data(CSV.line(SampleRow.columns).utf8).write(to: samplesFile, options: .withoutOverwriting)
+        } catch {
+            throw SetupError(description: "cannot write results under \(runDirectory.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Appends rows to `results.csv` and samples to `samples.csv`, each in one write.
+    public func append(_ rows: [ResultRow], samples: [SampleRow]) throws {
+        try append(rows.map { CSV.line($0.fields) }.joined(), to: resultsFile)
+        if !samples.isEmpty { try append(samples.map { CSV.line($0.fields) }.joined(), to: samplesFile) }
+    }
+
+    private func append(_ text: String, to file: URL) throws {
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Writes `run.json` atomically (temporary file, then rename).
+    public func writeMetadata(_ metadata: RunMetadata) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(metadata).write(to: metadataFile, options: .atomic)
+    }
+
+    /// Points `<output>/latest` at this run (a relative symbolic link, replaced atomically).
+    public func markLatest() throws {
+        let files = FileManager.default
+        let latest = root.appendingPathComponent("latest")
+        let temporary = root.appendingPathComponent(".latest-\(ProcessInfo.processInfo.processIdentifier)")
+        try? files.removeItem(at: temporary)
+        try files.createSymbolicLink(atPath: temporary.path, withDestinationPath: runDirectory.lastPathComponent)
+        guard rename(temporary.path, latest.path) == 0 else {
+            try? files.removeItem(at: temporary)
+            throw SetupError(description: "cannot update \(latest.path)")
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// `run.json`: where and how a run was made, written beside `results.csv`.
+public struct RunMetadata: Codable, Sendable, Equatable {
+    public var runID: String
+    /// ISO 8601 start time.
+    public var time: String
+    public var gitRevision: String
+    public var host: String
+    public var cpuModel: String
+    public var coreCount: Int
+    public var swiftVersion: String
+    public var buildConfiguration: String
+    /// The allocator the timing workers ran on.
+    public var allocator: String
+    public var suites: [String]
+    public var strategies: [String]
+    public var quick: Bool
+    public var commandLine: [String]
+    /// `running`, `completed`, `completed-with-errors`, `interrupted` or `failed`.
+    public var status: String
+    public var finishedTime: String?
+    public var clockResolutionNanoseconds: UInt64
+
+    public init(runID: String, time: String, gitRevision: String, host: String, cpuModel: String, coreCount: Int, swiftVersion: String, buildConfiguration: String, allocator: String, suites: [String], strategies: [String], quick: Bool, commandLine: [String], status: String, finishedTime: String?, clockResolutionNanoseconds: UInt64) {
+        self.runID = runID
+        self.time = time
+        self.gitRevision = gitRevision
+        self.host = host
+        self.cpuModel = cpuModel
+        self.coreCount = coreCount
+        self.swiftVersion = swiftVersion
+        self.buildConfiguration = buildConfiguration
+        self.allocator = allocator
+        self.suites = suites
+        self.strategies = strategies
+        self.quick = quick
+        self.commandLine = commandLine
+        self.status = status
+        self.finishedTime = finishedTime
+        self.clockResolutionNanoseconds = clockResolutionNanoseconds
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case runID = "run_id", time, gitRevision = "git_revision", host, cpuModel = "cpu_model"
+        case coreCount = "core_count", swiftVersion = "swift_version", buildConfiguration = "build_configuration"
+        case allocator, suites, strategies, quick, commandLine = "command_line", status
+        case finishedTime = "finished_time", clockResolutionNanoseconds = "clock_resolution_ns"
+    }
+}
+
+/// Facts about this machine and build for `run.json`.
+public enum HostFacts {
+    public static var cpuModel: String {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+            if let colon = line.firstIndex(of: ":") {
+                return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return "unknown"
+    }
+
+    public static var hostName: String { ProcessInfo.processInfo.hostName }
+    public static var coreCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// The Swift compiler this binary was built with.
+    public static var swiftVersion: String {
+        #if compiler(>=6.4)
+        "6.4 or later"
+        #elseif compiler(>=6.3)
+        "6.3"
+        #elseif compiler(>=6.2)
+        "6.2"
+        #else
+        "6.1"
+        #endif
+    }
+
+    public static var buildConfiguration: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
+
+    /// `git rev-parse HEAD` in `directory`, with `-dirty` when the tree has changes; "unknown" outside git.
+    public static func gitRevision(in directory: String) -> String {
+        guard let revision = run("/usr/bin/env", ["git", "-C", directory, "rev-parse", "--short=12", "HEAD"]) else { return "unknown" }
+        let dirty = run("/usr/bin/env", ["git", "-C", directory, "status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
+        return revision + (dirty ? "-dirty" : "")
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,28 @@
+/// One raw sample of one measurement: a row of `samples.csv`, kept for the gate's significance tests.
+public struct SampleRow: Sendable, Equatable {
+    public var runID: String
+    public var suite: String
+    public var workload: String
+    public var strategy: String
+    public var metric: String
+    public var unit: String
+    public var index: Int
+    public var value: Double
+
+    public init(runID: String, suite: String, workload: String, strategy: String, metric: String, unit: String, index: Int, value: Double) {
+        self.runID = runID
+        self.suite = suite
+        self.workload = workload
+        self.strategy = strategy
+        self.metric = metric
+        self.unit = unit
+        self.index = index
+        self.value = value
+    }
+
+    public static let columns = ["run_id", "suite", "workload", "strategy", "metric", "unit", "sample", "value"]
+
+    public var fields: [String] {
+        [runID, suite, workload, strategy, metric, unit, String(index), ResultRow.format(value)]
+    }
+}

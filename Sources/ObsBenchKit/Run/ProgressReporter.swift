@@ -1,0 +1,51 @@
+import Foundation
+
+/// Progress of a run on standard error: one line rewritten in place on a terminal, plain lines
+/// otherwise (CI logs, pipes).
+public final class ProgressReporter {
+    private let isTerminal: Bool
+    private let started = MonotonicClock.now()
+    private var finishedJobs = 0
+    private var finishedSeconds = 0.0
+    public let totalJobs: Int
+
+    public init(totalJobs: Int, isTerminal: Bool = isatty(STDERR_FILENO) != 0) {
+        self.totalJobs = totalJobs
+        self.isTerminal = isTerminal
+    }
+
+    var elapsedSeconds: Double { Double(MonotonicClock.now() - started) / 1e9 }
+
+    /// Remaining time, from the mean duration of the jobs finished so far.
+    var estimatedRemainingSeconds: Double? {
+        guard finishedJobs > 0 else { return nil }
+        return finishedSeconds / Double(finishedJobs) * Double(totalJobs - finishedJobs)
+    }
+
+    public func starting(suite: String, strategy: String) {
+        let remaining = estimatedRemainingSeconds.map { ", ~\(Self.duration($0)) left" } ?? ""
+        let line = "[\(finishedJobs + 1)/\(totalJobs)] \(suite) · \(strategy) … \(Self.duration(elapsedSeconds)) elapsed\(remaining)"
+        if isTerminal {
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        } else {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+
+    public func finished(suite: String, strategy: String, seconds: Double, error: String?) {
+        finishedJobs += 1
+        finishedSeconds += seconds
+        if let error {
+            let prefix = isTerminal ? "\r\u{1B}[K" : ""
+            FileHandle.standardError.write(Data("\(prefix)error: \(suite) · \(strategy): \(error)\n".utf8))
+        }
+    }
+
+    public func done() {
+        if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        seconds < 60 ? "\(Int(seconds.rounded())) s" : "\(Int(seconds) / 60) min \(Int(seconds) % 60) s"
+    }
+}

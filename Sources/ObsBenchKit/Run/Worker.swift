@@ -1,0 +1,27 @@
+import Foundation
+import ObservationStrategies
+
+/// What a worker process does: run every workload of one suite against one strategy, in this
+/// process, and write the rows and raw samples to the files the parent named.
+///
+/// A workload that throws becomes an error row and the next workload still runs.
+@MainActor
+public enum Worker {
+    public static func run(suite: Suite, strategy: StrategyEntry, sampler: SamplerSettings, objects: Int, runID: String, rowsFile: String, samplesFile: String) async throws {
+        let context = WorkloadContext(runID: runID, suite: suite.name, strategy: strategy, sampler: sampler, objects: objects)
+        var output = WorkloadOutput()
+        for workload in suite.workloads {
+            do {
+                output.append(try await workload.run(context))
+            } catch {
+                var row = ResultRow.error(runID: runID, suite: suite.name, strategy: strategy.name, message: "\(workload.name) failed: \(error)")
+                row.workload = workload.name
+                output.rows.append(row)
+            }
+        }
+        try Data((CSV.line(ResultRow.columns) + output.rows.map { CSV.line($0.fields) }.joined()).utf8)
+            .write(to: URL(fileURLWithPath: rowsFile), options: .atomic)
+        try Data((CSV.line(SampleRow.columns) + output.samples.map { CSV.line($0.fields) }.joined()).utf8)
+            .write(to: URL(fileURLWithPath: samplesFile), options: .atomic)
+    }
+}

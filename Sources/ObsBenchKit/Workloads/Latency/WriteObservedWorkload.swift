@@ -1,0 +1,41 @@
+import ObservationStrategies
+
+/// Writing a field one view reads, measured until the view has re-run (delivery and re-arm included).
+public struct WriteObservedWorkload: Workload {
+    public let name = "write-observed"
+    public let summary = "write one field one view reads, until the view has re-run (settle after each write)"
+
+    public init() {}
+
+    public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
+        let store = try context.makeStore()
+        let view = try store.subscribe(.record(1, .priority))
+        await store.settle()
+        let rerunsBefore = view.reruns
+        var next = 1_000
+        var writes = 0
+        let sampled = try await Sampler(settings: context.sampler).sample({ iterations in
+            for _ in 0..<iterations {
+                next &+= 1
+                try store.write(.priority(next), to: 1)
+                await store.settle()
+            }
+            writes += iterations
+        }, emptyBatch: { iterations in
+            for _ in 0..<iterations {
+                next &+= 1
+                blackHole(next)
+            }
+        })
+        let reruns = view.reruns - rerunsBefore
+        let lastSeen = view.lastSeen
+        store.unsubscribe(view)
+        await store.tearDown()
+        var output = context.latencyOutput(workload: name, subscribers: 1, sampled: sampled, note: "priority of record 1; settle() after each write")
+        output.rows.append(context.countRow(
+            workload: name, subscribers: 1, metric: "reruns_per_write", unit: "reruns/write",
+            value: writes == 0 ? 0 : Double(reruns) / Double(writes),
+            note: "\(reruns) re-runs for \(writes) writes (warm-up included); last value seen \(lastSeen.map(\.description).joined(separator: " "))"))
+        return output
+    }
+}

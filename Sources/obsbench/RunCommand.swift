@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import ObsBenchKit
+import ObservationStrategies
+
+/// `obsbench run` (the default command): runs suites against strategies and writes the results.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run benchmark suites (the default command: `obsbench --suite all` is `obsbench run --suite all`)."
+    )
+
+    @Option(name: .customLong("suite"), help: ArgumentHelp(
+        "A suite to run; repeatable. `all` runs every suite.",
+        discussion: "Suites: all, \(SuiteRegistry.names.joined(separator: ", ")).",
+        valueName: "name"))
+    var suites: [String] = ["all"]
+
+    @Option(name: .customLong("strategy"), help: ArgumentHelp(
+        "Only run this strategy; repeatable. Default: every strategy.",
+        discussion: "Strategies: \(StrategyRegistry.names.joined(separator: ", ")). `plain` is always useful: ratios are to it.",
+        valueName: "name"))
+    var strategies: [String] = []
+
+    @Flag(help: "Sampling sized for CI: about 0.1 s per measurement instead of 0.6 s.")
+    var quick = false
+
+    @Option(help: ArgumentHelp("Records per store (1...1000000). Default: each suite's own (latency: 1000).", valueName: "n"))
+    var objects: Int?
+
+    @Option(help: ArgumentHelp("Folder for run folders and the `latest` link.", valueName: "dir"))
+    var output = "results"
+
+    @Option(help: ArgumentHelp("What to print on standard output at the end: table, csv, json or markdown.", valueName: "format"))
+    var format: OutputFormat = .table
+
+    @Option(name: .customLong("worker-timeout"), help: ArgumentHelp("Seconds before a worker (one suite × strategy) is stopped and recorded as an error.", valueName: "seconds"))
+    var workerTimeout: Double = 300
+
+    func validate() throws {
+        _ = try Selection.suites(suites)
+        _ = try Selection.strategies(strategies)
+        try Selection.validateObjects(objects)
+        guard workerTimeout > 0, workerTimeout <= 86_400 else {
+            throw ValidationError("--worker-timeout must be between 0 and 86400 seconds, got \(workerTimeout)")
+        }
+    }
+
+    @MainActor
+    func run() async throws {
+        #if DEBUG
+        ReleaseRedirect.handOffToReleaseBuild()
+        #else
+        try await runRelease()
+        #endif
+    }
+
+    @MainActor
+    private func runRelease() async throws {
+        let plan = RunPlan(
+            suites: try Selection.suites(suites), strategies: try Selection.strategies(strategies),
+            quick: quick, objects: objects, workerTimeoutSeconds: workerTimeout)
+        let startTime = Date()
+        let runID = Self.runID(for: startTime)
+        let directory: ResultsDirectory
+        do {
+            directory = try ResultsDirectory(output: output, runID: runID)
+        } catch {
+            ReleaseRedirect.warn("obsbench: \(error)")
+            throw ExitCode(73)
+        }
+        var metadata = RunMetadata(
+            runID: runID, time: ISO8601DateFormatter().string(from: startTime),
+            gitRevision: HostFacts.gitRevision(in: FileManager.default.currentDirectoryPath),
+            host: HostFacts.hostName, cpuModel: HostFacts.cpuModel, coreCount: HostFacts.coreCount,
+            swiftVersion: HostFacts.swiftVersion, buildConfiguration: HostFacts.buildConfiguration,
+            allocator: "system (glibc malloc)", suites: plan.suites.map(\.name), strategies: plan.strategies.map(\.name),
+            quick: quick, commandLine: CommandLine.arguments, status: "running", finishedTime: nil,
+            clockResolutionNanoseconds: MonotonicClock.resolutionNanoseconds)
+        try directory.writeMetadata(metadata)
+
+        let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: Self.currentExecutable)
+        let interruptions = InterruptHandler { signal in
+            run.launcher.terminateCurrentWorker()
+            metadata.status = "interrupted"
+            metadata.finishedTime = ISO8601DateFormatter().string(from: Date())
+            try? directory.writeMetadata(metadata)
+            try? directory.markLatest()
+            ReleaseRedirect.warn("\nobsbench: interrupted; rows measured so far are in \(directory.resultsFile.path)")
+            Foundation.exit(128 + signal)
+        }
+        await run.execute()
+        interruptions.cancel()
+
+        metadata.status = run.failures.isEmpty ? "completed" : "completed-with-errors"
+        metadata.finishedTime = ISO8601DateFormatter().string(from: Date())
+        try directory.writeMetadata(metadata)
+        try directory.markLatest()
+
+        print(render(run.rows, plan: plan), terminator: "")
+        ReleaseRedirect.warn("results: \(directory.resultsFile.path) (raw samples: samples.csv, run facts: run.json; \(output)/latest points here)")
+        if !run.failures.isEmpty {
+            ReleaseRedirect.warn("obsbench: \(run.failures.count) worker(s) failed; their error rows are in results.csv:")
+            for failure in run.failures { ReleaseRedirect.warn("  \(failure)") }
+            throw ExitCode(1)
+        }
+    }
+
+    private func render(_ rows: [ResultRow], plan: RunPlan) -> String {
+        let names = plan.strategies.map(\.name)
+        switch format {
+        case .table:
+            var text = plan.suites.map { SummaryTable(suite: $0, rows: rows, strategies: names).text() }.joined(separator: "\n")
+            if !names.contains("plain") { text += "(no ratios: `plain` was not run)\n" }
+            return text
+        case .markdown:
+            return plan.suites.map { SummaryTable(suite: $0, rows: rows, strategies: names).markdown() }.joined(separator: "\n")
+        case .csv:
+            return CSV.line(ResultRow.columns) + rows.map { CSV.line($0.fields) }.joined()
+        case .json:
+            let objects = rows.map { row in
+                Dictionary(uniqueKeysWithValues: zip(ResultRow.columns, row.fields))
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            return (try? String(decoding: encoder.encode(objects), as: UTF8.self) + "\n") ?? "[]\n"
+        }
+    }
+
+    /// A sortable, filesystem-safe id from the start time, e.g. `2026-11-23T10-54-07Z`.
+    static func runID(for date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: date).replacingOccurrences(of: ":", with: "-")
+    }
+
+    /// This binary's path, for starting workers.
+    static var currentExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a callback on the main actor, so a run can stop its worker and
+/// record that it was interrupted before exiting.
+@MainActor
+final class InterruptHandler {
+    private var sources: [any DispatchSourceSignal] = []
+
+    init(_ handler: @escaping @MainActor (Int32) -> Void) {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler {
+                MainActor.assumeIsolated { handler(signalNumber) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+        sources.removeAll()
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import ObsBenchKit
+import ObservationStrategies
+
+/// The hidden `worker` command: the process a run starts for one suite × strategy.
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Run one suite against one strategy in this process (started by `obsbench run`).",
+        shouldDisplay: false
+    )
+
+    @Option(help: "The suite to run.") var suite: String
+    @Option(help: "The strategy to run it against.") var strategy: String
+    @Option(name: .customLong("run-id"), help: "The run these rows belong to.") var runID: String
+    @Flag(help: "Use the short sampling settings.") var quick = false
+    @Option(help: "Records per store (default: the suite's).") var objects: Int?
+    @Option(name: .customLong("rows-file"), help: "Where to write result rows (CSV).") var rowsFile: String
+    @Option(name: .customLong("samples-file"), help: "Where to write raw samples (CSV).") var samplesFile: String
+
+    func validate() throws {
+        try Selection.validateObjects(objects)
+    }
+
+    @MainActor
+    func run() async throws {
+        #if DEBUG
+        throw ValidationError("a worker must be a release build: numbers from a debug build are not reported")
+        #else
+        guard let suite = try Selection.suites([suite]).first, let strategy = try Selection.strategies([strategy]).first else {
+            throw ValidationError("nothing to run")
+        }
+        try await Worker.run(
+            suite: suite, strategy: strategy, sampler: quick ? .quick : .standard,
+            objects: objects ?? suite.defaultObjects, runID: runID, rowsFile: rowsFile, samplesFile: samplesFile)
+        #endif
+    }
+}

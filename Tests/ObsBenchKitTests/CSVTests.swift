@@ -1,0 +1,79 @@
+import ObsBenchKit
+import Testing
+
+@Suite("CSV and the results header contract")
+struct CSVTests {
+    static func row(note: String = "plain note", workload: String = "read-untracked") -> ResultRow {
+        ResultRow(
+            runID: "2026-11-23T10-00-00Z", suite: "latency", workload: workload, strategy: "observable",
+            executor: "main-actor", objects: 1000, subscribers: 1, concurrency: 1, metric: "latency", unit: "ns/op",
+            statistics: Statistics([10.5, 11, 12.25, 40]), note: note)
+    }
+
+    @Test("the header is the documented contract, in order")
+    func header() {
+        #expect(ResultRow.columns == [
+            "run_id", "suite", "workload", "strategy", "executor", "objects", "subscribers", "concurrency",
+            "metric", "unit", "samples", "median", "p10", "p90", "p99", "min", "max", "mean", "ci95_low", "ci95_high", "note",
+        ])
+    }
+
+    @Test("rows survive a round trip, including quotes, commas and line breaks", arguments: [
+        "plain note", "a, comma", "a \"quoted\" word", "two\nlines", "", "trailing,", "\"", "ünïcödé µs",
+    ])
+    func roundTrip(note: String) throws {
+        let rows = [Self.row(note: note), Self.row(note: "second", workload: "write, odd")]
+        let text = CSV.line(ResultRow.columns) + rows.map { CSV.line($0.fields) }.joined()
+        let read = try ResultsReader.parse(text)
+        #expect(read.count == 2)
+        #expect(read[0].note == note)
+        #expect(read[1].workload == "write, odd")
+        #expect(read[0].statistics?.median == rows[0].statistics?.median)
+        #expect(read[0].statistics?.ci95High == rows[0].statistics?.ci95High)
+        #expect(read[0].fields == rows[0].fields)
+    }
+
+    @Test("error rows have no statistics and keep their message")
+    func errorRow() throws {
+        let error = ResultRow.error(runID: "r", suite: "latency", strategy: "grdb-pool", message: "worker crashed (signal 11, SIGSEGV)")
+        let read = try ResultsReader.parse(CSV.line(ResultRow.columns) + CSV.line(error.fields))
+        #expect(read == [error])
+        #expect(read[0].isError)
+    }
+
+    @Test("a malformed file is rejected with its line and reason", arguments: [
+        ("", 1, "empty file"),
+        ("run_id,suite\n", 1, "missing columns"),
+        ("run_id,suit,workload\n", 1, "column 2 is 'suit'"),
+        (CSV.line(ResultRow.columns) + "a,b,c\n", 2, "3 fields"),
+        (CSV.line(ResultRow.columns) + "\"unterminated,b\n", 2, "never closed"),
+        (CSV.line(ResultRow.columns) + CSV.line(CSVTests.row().fields).replacingOccurrences(of: ",1000,", with: ",many,"), 2, "objects 'many' is not an integer"),
+        (CSV.line(ResultRow.columns) + CSV.line(CSVTests.row().fields).replacingOccurrences(of: ",ns/op,4,", with: ",ns/op,4,nan,"), 2, "fields"),
+    ])
+    func malformed(text: String, line: Int, reason: String) {
+        do {
+            _ = try ResultsReader.parse(text, file: "baseline.csv")
+            Issue.record("accepted malformed input")
+        } catch {
+            #expect(error.file == "baseline.csv")
+            #expect(error.line == line)
+            #expect(error.reason.contains(reason), "reason was: \(error.reason)")
+        }
+    }
+
+    @Test("NaN and infinity are refused as statistics")
+    func nonFinite() {
+        var fields = Self.row().fields
+        fields[11] = "nan"
+        #expect(throws: ResultsReader.ReadError.self) { try ResultsReader.parse(CSV.line(ResultRow.columns) + CSV.line(fields)) }
+        fields[11] = "inf"
+        #expect(throws: ResultsReader.ReadError.self) { try ResultsReader.parse(CSV.line(ResultRow.columns) + CSV.line(fields)) }
+    }
+
+    @Test("samples round trip")
+    func samples() throws {
+        let samples = (0..<3).map { SampleRow(runID: "r", suite: "latency", workload: "w,1", strategy: "plain", metric: "latency", unit: "ns/op", index: $0, value: Double($0) + 0.5) }
+        let text = CSV.line(SampleRow.columns) + samples.map { CSV.line($0.fields) }.joined()
+        #expect(try SamplesReader.parse(text) == samples)
+    }
+}
