@@ -61,7 +61,13 @@ struct RunCommand: AsyncParsableCommand {
             suites: try Selection.suites(suites), strategies: try Selection.strategies(strategies),
             quick: quick, objects: objects, workerTimeoutSeconds: workerTimeout)
         let startTime = Date()
-        let runID = Self.runID(for: startTime)
+        // Two runs started in the same second get -2, -3… rather than sharing a folder.
+        var runID = Self.runID(for: startTime)
+        var suffix = 1
+        while FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).appendingPathComponent(runID).path) {
+            suffix += 1
+            runID = Self.runID(for: startTime) + "-\(suffix)"
+        }
         let directory: ResultsDirectory
         do {
             directory = try ResultsDirectory(output: output, runID: runID)
@@ -76,7 +82,8 @@ struct RunCommand: AsyncParsableCommand {
             swiftVersion: HostFacts.swiftVersion, buildConfiguration: HostFacts.buildConfiguration,
             allocator: "system (glibc malloc)", suites: plan.suites.map(\.name), strategies: plan.strategies.map(\.name),
             quick: quick, commandLine: CommandLine.arguments, status: "running", finishedTime: nil,
-            clockResolutionNanoseconds: MonotonicClock.resolutionNanoseconds)
+            clockResolutionNanoseconds: MonotonicClock.resolutionNanoseconds,
+            clockCallCostNanoseconds: MonotonicClock.measureCallCost())
         try directory.writeMetadata(metadata)
 
         let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: Self.currentExecutable)

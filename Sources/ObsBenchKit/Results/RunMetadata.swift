@@ -21,8 +21,10 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var status: String
     public var finishedTime: String?
     public var clockResolutionNanoseconds: UInt64
+    /// The measured cost of one clock read, in ns.
+    public var clockCallCostNanoseconds: Double
 
-    public init(runID: String, time: String, gitRevision: String, host: String, cpuModel: String, coreCount: Int, swiftVersion: String, buildConfiguration: String, allocator: String, suites: [String], strategies: [String], quick: Bool, commandLine: [String], status: String, finishedTime: String?, clockResolutionNanoseconds: UInt64) {
+    public init(runID: String, time: String, gitRevision: String, host: String, cpuModel: String, coreCount: Int, swiftVersion: String, buildConfiguration: String, allocator: String, suites: [String], strategies: [String], quick: Bool, commandLine: [String], status: String, finishedTime: String?, clockResolutionNanoseconds: UInt64, clockCallCostNanoseconds: Double) {
         self.runID = runID
         self.time = time
         self.gitRevision = gitRevision
@@ -39,6 +41,7 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         self.status = status
         self.finishedTime = finishedTime
         self.clockResolutionNanoseconds = clockResolutionNanoseconds
+        self.clockCallCostNanoseconds = clockCallCostNanoseconds
     }
 
     enum CodingKeys: String, CodingKey {
@@ -46,6 +49,7 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         case coreCount = "core_count", swiftVersion = "swift_version", buildConfiguration = "build_configuration"
         case allocator, suites, strategies, quick, commandLine = "command_line", status
         case finishedTime = "finished_time", clockResolutionNanoseconds = "clock_resolution_ns"
+        case clockCallCostNanoseconds = "clock_call_cost_ns"
     }
 }
 

@@ -78,3 +78,15 @@ extension WorkloadContext {
             statistics: Statistics(exact: value), note: note)
     }
 }
+
+/// Why a workload could not produce a number.
+public enum WorkloadError: Error, CustomStringConvertible {
+    /// The strategy ended a view's subscription with an error while it was being measured.
+    case viewFailed(String)
+
+    public var description: String {
+        switch self {
+        case .viewFailed(let message): "the measured view failed: \(message)"
+        }
+    }
+}

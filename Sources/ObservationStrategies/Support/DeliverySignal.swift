@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Wakes `settle()` when an asynchronous strategy delivers something, so settling waits on real
@@ -43,6 +44,19 @@ final class DeliverySignal: Sendable {
         while true {
             let seen = generation
             if isSettled() { return }
+            await wait(after: seen)
+        }
+    }
+
+    /// Waits until `isSettled` holds or `timeoutSeconds` pass; returns whether it holds.
+    @MainActor
+    func waitUntil(timeoutSeconds: Double, _ isSettled: @MainActor () -> Bool) async -> Bool {
+        let deadline = DispatchTime.now() + timeoutSeconds
+        DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in signal() }
+        while true {
+            let seen = generation
+            if isSettled() { return true }
+            if DispatchTime.now() >= deadline { return false }
             await wait(after: seen)
         }
     }

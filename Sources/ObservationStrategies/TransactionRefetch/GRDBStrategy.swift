@@ -125,8 +125,21 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
         views.removeValue(forKey: ObjectIdentifier(view))?.cancellable.cancel()
     }
 
+    /// How long `settle()` waits for GRDB to deliver a version it announced before it gives up on a view.
+    static var deliveryTimeoutSeconds: Double { 10 }
+
     public func settle() async {
-        await delivered.waitUntil { self.views.values.allSatisfy { $0.view.isCaughtUp } }
+        let settled = await delivered.waitUntil(timeoutSeconds: Self.deliveryTimeoutSeconds) {
+            self.views.values.allSatisfy { $0.view.isCaughtUp }
+        }
+        guard !settled else { return }
+        // A view GRDB announced a change to never received the re-fetch: end it with a visible
+        // failure (workloads and tests report it) rather than waiting forever.
+        for entry in views.values where !entry.view.isCaughtUp {
+            let state = entry.view.snapshot
+            entry.view.recordFailure("GRDB did not deliver data version \(state.neededVersion) within \(Int(Self.deliveryTimeoutSeconds)) s (last seen \(state.seenVersion))")
+            entry.cancellable.cancel()
+        }
     }
 
     public func tearDown() async {

@@ -26,8 +26,10 @@ public struct TwoFieldTransactionWorkload: Workload {
                 blackHole([FieldWrite(1, .title(titles[next & 63])), FieldWrite(1, .priority(next))])
             }
         })
+        let failure = view.snapshot.failure
         store.unsubscribe(view)
         await store.tearDown()
+        if let failure { throw WorkloadError.viewFailed(failure) }
         return context.latencyOutput(workload: name, subscribers: 1, sampled: sampled, note: "title+priority of record 1; settle() after each transaction")
     }
 }

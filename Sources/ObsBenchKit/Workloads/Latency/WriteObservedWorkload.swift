@@ -29,8 +29,10 @@ public struct WriteObservedWorkload: Workload {
         })
         let reruns = view.reruns - rerunsBefore
         let lastSeen = view.lastSeen
+        let failure = view.snapshot.failure
         store.unsubscribe(view)
         await store.tearDown()
+        if let failure { throw WorkloadError.viewFailed(failure) }
         var output = context.latencyOutput(workload: name, subscribers: 1, sampled: sampled, note: "priority of record 1; settle() after each write")
         output.rows.append(context.countRow(
             workload: name, subscribers: 1, metric: "reruns_per_write", unit: "reruns/write",

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+@testable import obsbench
+import ObsBenchKit
+import Testing
+
+/// Bad input on the command line: a clear message naming the problem and exit status 64 (usage),
+/// before anything is measured.
+@Suite("Command line")
+struct CLITests {
+    /// Parses `arguments` as the root command would and returns the exit code and message of the failure.
+    func failure(_ arguments: [String]) -> (code: Int32, message: String)? {
+        do {
+            var command = try ObsBench.parseAsRoot(arguments)
+            try command.validate()
+            return nil
+        } catch {
+            return (ObsBench.exitCode(for: error).rawValue, ObsBench.message(for: error))
+        }
+    }
+
+    @Test("an unknown suite exits 64 and lists the valid suites")
+    func unknownSuite() throws {
+        let result = try #require(failure(["--suite", "latencyy"]))
+        #expect(result.code == 64)
+        #expect(result.message.contains("unknown suite 'latencyy'"))
+        #expect(result.message.contains("Valid suites: all, latency"))
+    }
+
+    @Test("an unknown strategy exits 64 and lists the valid strategies")
+    func unknownStrategy() throws {
+        let result = try #require(failure(["--suite", "latency", "--strategy", "observable", "--strategy", "mobx"]))
+        #expect(result.code == 64)
+        #expect(result.message.contains("unknown strategy 'mobx'"))
+        #expect(result.message.contains("plain, observable, observations, published, state-subject, struct-vm, grdb-queue, grdb-pool"))
+    }
+
+    @Test("an unknown format exits 64 and names the formats")
+    func unknownFormat() throws {
+        let result = try #require(failure(["--format", "xml"]))
+        #expect(result.code == 64)
+        #expect(result.message.contains("xml"))
+    }
+
+    @Test("absurd sizes exit 64 with the allowed range", arguments: [["--objects", "0"], ["--objects", "-5"], ["--objects", "10000000000"], ["--objects", "many"], ["--worker-timeout", "0"]])
+    func badSizes(arguments: [String]) throws {
+        let result = try #require(failure(arguments))
+        #expect(result.code == 64, "\(arguments): \(result.message)")
+    }
+
+    @Test("filters, --quick and formats combine", arguments: [
+        ["--suite", "all", "--quick"],
+        ["run", "--suite", "latency", "--strategy", "plain", "--strategy", "grdb-pool", "--quick", "--format", "markdown"],
+        ["--strategy", "published", "--objects", "100", "--format", "csv", "--output", "/tmp/x"],
+        ["list"],
+    ])
+    func validCombinations(arguments: [String]) {
+        #expect(failure(arguments) == nil)
+    }
+
+    @Test("strategies run in registry order, each once, whatever order they were named in")
+    func strategyOrder() throws {
+        let chosen = try Selection.strategies(["grdb-pool", "plain", "grdb-pool"])
+        #expect(chosen.map(\.name) == ["plain", "grdb-pool"])
+        #expect(try Selection.suites(["all", "latency"]).map(\.name) == SuiteRegistry.names)
+    }
+
+    @Test("an output path that is a file, or cannot be created, fails before any measuring")
+    func unwritableOutput() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-file-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: ResultsDirectory.SetupError.self) { try ResultsDirectory(output: file.path, runID: "r") }
+        #expect(throws: ResultsDirectory.SetupError.self) { try ResultsDirectory(output: "/proc/obsbench-cannot-write", runID: "r") }
+    }
+
+    @Test("a run folder keeps appended rows, writes run.json whole, and points latest at itself")
+    func resultsDirectory() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-results-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = try ResultsDirectory(output: root.path, runID: "run-1")
+        let row = ResultRow.error(runID: "run-1", suite: "latency", strategy: "plain", message: "boom, \"quoted\"")
+        try directory.append([row], samples: [])
+        try directory.append([row], samples: [SampleRow(runID: "run-1", suite: "latency", workload: "w", strategy: "plain", metric: "latency", unit: "ns/op", index: 0, value: 1)])
+        #expect(try ResultsReader.read(file: directory.resultsFile.path) == [row, row])
+        #expect(try SamplesReader.read(file: directory.samplesFile.path).count == 1)
+        try directory.markLatest()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: root.appendingPathComponent("latest").path) == "run-1")
+        let metadata = RunMetadata(runID: "run-1", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release", allocator: "system", suites: ["latency"], strategies: ["plain"], quick: true, commandLine: ["obsbench"], status: "interrupted", finishedTime: nil, clockResolutionNanoseconds: 1, clockCallCostNanoseconds: 20.5)
+        try directory.writeMetadata(metadata)
+        let decoded = try JSONDecoder().decode(RunMetadata.self, from: Data(contentsOf: directory.metadataFile))
+        #expect(decoded == metadata)
+    }
+}
