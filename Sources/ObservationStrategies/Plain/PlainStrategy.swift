@@ -10,7 +10,7 @@ public final class PlainStrategy: ObservationStrategy {
     )
 
     /// A record as a plain reference type, the shape the observed strategies have too.
-    final class PlainTask {
+    final class PlainTask: TaskFields {
         var title: String
         var isComplete: Bool
         var priority: Int
@@ -19,22 +19,6 @@ public final class PlainStrategy: ObservationStrategy {
             title = record.title
             isComplete = record.isComplete
             priority = record.priority
-        }
-
-        func value(of field: TaskField) -> FieldValue {
-            switch field {
-            case .title: .title(title)
-            case .isComplete: .isComplete(isComplete)
-            case .priority: .priority(priority)
-            }
-        }
-
-        func apply(_ value: FieldValue) {
-            switch value {
-            case .title(let newValue): title = newValue
-            case .isComplete(let newValue): isComplete = newValue
-            case .priority(let newValue): priority = newValue
-            }
         }
     }
 
