@@ -7,12 +7,12 @@ struct ObsBench: AsyncParsableCommand {
         commandName: "obsbench",
         abstract: "Measure what observation strategies cost: read/write latency, and more suites as they land.",
         discussion: """
-        Every suite runs each strategy in its own worker process (a release build of this binary),
-        appends rows to <output>/<run-id>/results.csv as each worker finishes, and points
+        Every suite runs each strategy in its own worker process (a release build of this binary), \
+        appends rows to <output>/<run-id>/results.csv as each worker finishes, and points \
         <output>/latest at the newest run. Run `obsbench list` for suites and strategies.
 
-        Exit status: 0 all measured; 1 some workers failed (their error rows are in the CSV) or
-        another failure; 64 bad usage (unknown suite, strategy or format; bad sizes);
+        Exit status: 0 all measured; 1 some workers failed (their error rows are in the CSV) or \
+        another failure; 64 bad usage (unknown suite, strategy or format; bad sizes); \
         73 the output folder cannot be written; 130/143 interrupted by SIGINT/SIGTERM.
         """,
         subcommands: [RunCommand.self, ListCommand.self, WorkerCommand.self],
