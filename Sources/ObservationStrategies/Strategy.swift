@@ -51,11 +51,6 @@ public protocol ObservationStrategy: AnyObject {
     func objectsThatMustBeFreed() -> [AnyObject]
 }
 
-extension ObservationStrategy {
-    /// The registry name, e.g. `observable`.
-    nonisolated public static var name: String { descriptor.name }
-}
-
 /// What a strategy is, for `obsbench list`, the README table and reports.
 public struct StrategyDescriptor: Sendable, Hashable {
     /// The command-line name, e.g. `published`.

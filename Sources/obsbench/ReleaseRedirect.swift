@@ -1,4 +1,5 @@
 import Foundation
+import ObsBenchKit
 
 /// `swift run obsbench` builds in debug. A debug build never reports numbers: it builds the
 /// release binary and hands the same arguments to it, or refuses with the command to run.
@@ -19,8 +20,8 @@ enum ReleaseRedirect {
         guard FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent("Package.swift").path) else {
             refuse("cannot find the package at \(root)")
         }
-        guard run(["swift", "build", "-c", "release", "--product", "obsbench", "--package-path", root], captureOutput: false) != nil,
-              let binPath = run(["swift", "build", "-c", "release", "--show-bin-path", "--package-path", root], captureOutput: true) else {
+        guard Command.run(["swift", "build", "-c", "release", "--product", "obsbench", "--package-path", root], captureOutput: false, showErrors: true) != nil,
+              let binPath = Command.run(["swift", "build", "-c", "release", "--show-bin-path", "--package-path", root], showErrors: true) else {
             refuse("the release build failed")
         }
         let binary = URL(fileURLWithPath: binPath).appendingPathComponent("obsbench").path
@@ -37,20 +38,5 @@ enum ReleaseRedirect {
 
     static func warn(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
-    }
-
-    /// Runs a command through `env`; returns its trimmed standard output (or "" when not captured), nil on failure.
-    private static func run(_ arguments: [String], captureOutput: Bool) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = captureOutput ? pipe : FileHandle.standardError
-        process.standardError = FileHandle.standardError
-        do { try process.run() } catch { return nil }
-        let data = captureOutput ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

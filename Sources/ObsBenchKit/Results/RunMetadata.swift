@@ -91,22 +91,8 @@ public enum HostFacts {
 
     /// `git rev-parse HEAD` in `directory`, with `-dirty` when the tree has changes; "unknown" outside git.
     public static func gitRevision(in directory: String) -> String {
-        guard let revision = run("/usr/bin/env", ["git", "-C", directory, "rev-parse", "--short=12", "HEAD"]) else { return "unknown" }
-        let dirty = run("/usr/bin/env", ["git", "-C", directory, "status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
+        guard let revision = Command.run(["git", "-C", directory, "rev-parse", "--short=12", "HEAD"]) else { return "unknown" }
+        let dirty = Command.run(["git", "-C", directory, "status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
         return revision + (dirty ? "-dirty" : "")
-    }
-
-    static func run(_ executable: String, _ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -4,7 +4,7 @@ import Observation
 /// main-actor isolation makes the model `Sendable`, which the `Observations` closure requires.
 @MainActor
 @Observable
-final class ObservedMainActorTask {
+final class ObservedMainActorTask: @MainActor TaskFields {
     var title: String
     var isComplete: Bool
     var priority: Int
@@ -13,21 +13,5 @@ final class ObservedMainActorTask {
         title = record.title
         isComplete = record.isComplete
         priority = record.priority
-    }
-
-    func value(of field: TaskField) -> FieldValue {
-        switch field {
-        case .title: .title(title)
-        case .isComplete: .isComplete(isComplete)
-        case .priority: .priority(priority)
-        }
-    }
-
-    func apply(_ value: FieldValue) {
-        switch value {
-        case .title(let newValue): title = newValue
-        case .isComplete(let newValue): isComplete = newValue
-        case .priority(let newValue): priority = newValue
-        }
     }
 }

@@ -37,9 +37,6 @@ final class RecordContext {
         }
     }
 
-    /// Number of cache entries whose view model is still alive.
-    var liveViewModelCount: Int { viewModels.values.count { $0.object != nil } }
-
     func removeAll() {
         records.removeAll()
         viewModels.removeAll()

@@ -75,9 +75,6 @@ public final class StructViewModelStrategy: ObservationStrategy {
         [context] + views.values.flatMap(\.viewModels)
     }
 
-    /// View models alive right now (the cache holds them weakly).
-    public var liveViewModelCount: Int { context.liveViewModelCount }
-
     private func arm(_ view: ViewHandle, viewModels: [TaskViewModel]) {
         let renderQueue = self.renderQueue
         let fields = view.spec.reads.map(\.field)
