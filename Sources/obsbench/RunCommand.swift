@@ -28,6 +28,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Records per store (1...1000000). Default: each suite's own (latency: 1000).", valueName: "n"))
     var objects: Int?
 
+    @Option(help: ArgumentHelp(
+        "Worker rounds per strategy (1...20). Default: each suite's own (latency: 3).",
+        discussion: "The strategies take turns round after round and each round's samples are pooled, so every strategy is measured across the whole run, not during one stretch of a shared machine's noise. Each round gets 1/rounds of the sampling budget.",
+        valueName: "n"))
+    var rounds: Int?
+
     @Option(help: ArgumentHelp("Folder for run folders and the `latest` link.", valueName: "dir"))
     var output = "results"
 
@@ -41,6 +47,7 @@ struct RunCommand: AsyncParsableCommand {
         _ = try Selection.suites(suites)
         _ = try Selection.strategies(strategies)
         try Selection.validateObjects(objects)
+        try Selection.validateRounds(rounds)
         guard workerTimeout > 0, workerTimeout <= 86_400 else {
             throw ValidationError("--worker-timeout must be between 0 and 86400 seconds, got \(workerTimeout)")
         }
@@ -59,7 +66,7 @@ struct RunCommand: AsyncParsableCommand {
     private func runRelease() async throws {
         let plan = RunPlan(
             suites: try Selection.suites(suites), strategies: try Selection.strategies(strategies),
-            quick: quick, objects: objects, workerTimeoutSeconds: workerTimeout)
+            quick: quick, objects: objects, rounds: rounds, workerTimeoutSeconds: workerTimeout)
         let startTime = Date()
         // Two runs started in the same second get -2, -3… rather than sharing a folder.
         var runID = Self.runID(for: startTime)
@@ -93,7 +100,7 @@ struct RunCommand: AsyncParsableCommand {
             metadata.finishedTime = ISO8601DateFormatter().string(from: Date())
             try? directory.writeMetadata(metadata)
             try? directory.markLatest()
-            ReleaseRedirect.warn("\nobsbench: interrupted; rows measured so far are in \(directory.resultsFile.path)")
+            ReleaseRedirect.warn("\nobsbench: interrupted; every finished worker's rows are in \(directory.roundsFile.path) and its samples in samples.csv; finished suites' pooled rows in results.csv")
             Foundation.exit(128 + signal)
         }
         await run.execute()

@@ -36,6 +36,14 @@ enum Selection {
         }
     }
 
+    /// Checks `--rounds`: 1 to 20 worker rounds per strategy.
+    static func validateRounds(_ rounds: Int?) throws {
+        guard let rounds else { return }
+        guard (1...20).contains(rounds) else {
+            throw ValidationError("--rounds must be between 1 and 20, got \(rounds)")
+        }
+    }
+
     private static func unique(_ names: [String]) -> [String] {
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }

@@ -15,11 +15,15 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(name: .customLong("run-id"), help: "The run these rows belong to.") var runID: String
     @Flag(help: "Use the short sampling settings.") var quick = false
     @Option(help: "Records per store (default: the suite's).") var objects: Int?
+    @Option(help: "Which round this worker is (1...rounds).") var round = 1
+    @Option(help: "How many rounds the run has; this worker gets 1/rounds of the sampling budget.") var rounds = 1
     @Option(name: .customLong("rows-file"), help: "Where to write result rows (CSV).") var rowsFile: String
     @Option(name: .customLong("samples-file"), help: "Where to write raw samples (CSV).") var samplesFile: String
 
     func validate() throws {
         try Selection.validateObjects(objects)
+        try Selection.validateRounds(rounds)
+        guard (1...rounds).contains(round) else { throw ValidationError("--round must be in 1...\(rounds), got \(round)") }
     }
 
     @MainActor
@@ -31,7 +35,7 @@ struct WorkerCommand: AsyncParsableCommand {
             throw ValidationError("nothing to run")
         }
         try await Worker.run(
-            suite: suite, strategy: strategy, sampler: quick ? .quick : .standard,
+            suite: suite, strategy: strategy, sampler: (quick ? SamplerSettings.quick : .standard).shared(by: rounds), round: round,
             objects: objects ?? suite.defaultObjects, runID: runID, rowsFile: rowsFile, samplesFile: samplesFile)
         #endif
     }

@@ -14,7 +14,7 @@ struct CSVTests {
     func header() {
         #expect(ResultRow.columns == [
             "run_id", "suite", "workload", "strategy", "executor", "objects", "subscribers", "concurrency",
-            "metric", "unit", "samples", "median", "p10", "p90", "p99", "min", "max", "mean", "ci95_low", "ci95_high", "note",
+            "metric", "unit", "samples", "median", "p10", "p90", "p99", "min", "max", "mean", "ci95_low", "ci95_high", "note", "rounds",
         ])
     }
 

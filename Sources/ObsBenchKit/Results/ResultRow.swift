@@ -19,8 +19,11 @@ public struct ResultRow: Sendable, Equatable {
     public var statistics: Statistics?
     /// Free text: how the value was obtained, or why a worker failed.
     public var note: String
+    /// How many worker processes (rounds) the row pools: a timing suite runs every strategy in
+    /// several interleaved rounds so each one's samples span the whole run.
+    public var rounds: Int
 
-    public init(runID: String, suite: String, workload: String, strategy: String, executor: String, objects: Int, subscribers: Int, concurrency: Int, metric: String, unit: String, statistics: Statistics?, note: String = "") {
+    public init(runID: String, suite: String, workload: String, strategy: String, executor: String, objects: Int, subscribers: Int, concurrency: Int, metric: String, unit: String, statistics: Statistics?, note: String = "", rounds: Int = 1) {
         self.runID = runID
         self.suite = suite
         self.workload = workload
@@ -33,13 +36,14 @@ public struct ResultRow: Sendable, Equatable {
         self.unit = unit
         self.statistics = statistics
         self.note = note
+        self.rounds = rounds
     }
 
     /// The header of `results.csv`, in order.
     public static let columns = [
         "run_id", "suite", "workload", "strategy", "executor", "objects", "subscribers", "concurrency",
         "metric", "unit", "samples", "median", "p10", "p90", "p99", "min", "max", "mean", "ci95_low", "ci95_high",
-        "note",
+        "note", "rounds",
     ]
 
     /// A row saying a worker failed: no statistics, the reason in `note`.
@@ -58,7 +62,7 @@ public struct ResultRow: Sendable, Equatable {
             metric, unit, stats.map { String($0.count) } ?? "0",
             number(stats?.median), number(stats?.p10), number(stats?.p90), number(stats?.p99),
             number(stats?.min), number(stats?.max), number(stats?.mean), number(stats?.ci95Low), number(stats?.ci95High),
-            note,
+            note, String(rounds),
         ]
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A run's folder, `<output>/<run-id>/`: `results.csv`, `samples.csv` and `run.json`.
+/// A run's folder, `<output>/<run-id>/`: `results.csv` (the pooled rows), `rounds.csv` (every
+/// worker's own rows), `samples.csv` (raw samples) and `run.json`.
 ///
 /// Rows are appended whole, one `write` per worker's batch, as each worker finishes, so an
 /// interrupted or crashed run keeps everything measured before it. `run.json` is written to a
@@ -11,6 +12,7 @@ public final class ResultsDirectory {
     public let runDirectory: URL
     public var resultsFile: URL { runDirectory.appendingPathComponent("results.csv") }
     public var samplesFile: URL { runDirectory.appendingPathComponent("samples.csv") }
+    public var roundsFile: URL { runDirectory.appendingPathComponent("rounds.csv") }
     public var metadataFile: URL { runDirectory.appendingPathComponent("run.json") }
 
     public struct SetupError: Error, CustomStringConvertible {
@@ -30,15 +32,21 @@ public final class ResultsDirectory {
             try files.createDirectory(at: runDirectory, withIntermediateDirectories: true)
             try Data(CSV.line(ResultRow.columns).utf8).write(to: resultsFile, options: .withoutOverwriting)
             try Data(CSV.line(SampleRow.columns).utf8).write(to: samplesFile, options: .withoutOverwriting)
+            try Data(CSV.line(ResultRow.columns).utf8).write(to: roundsFile, options: .withoutOverwriting)
         } catch {
             throw SetupError(description: "cannot write results under \(runDirectory.path): \(error.localizedDescription)")
         }
     }
 
-    /// Appends rows to `results.csv` and samples to `samples.csv`, each in one write.
-    public func append(_ rows: [ResultRow], samples: [SampleRow]) throws {
-        try append(rows.map { CSV.line($0.fields) }.joined(), to: resultsFile)
+    /// Appends one worker's own rows to `rounds.csv` and its samples to `samples.csv`, each in one write.
+    public func append(rounds rows: [ResultRow], samples: [SampleRow]) throws {
+        try append(rows.map { CSV.line($0.fields) }.joined(), to: roundsFile)
         if !samples.isEmpty { try append(samples.map { CSV.line($0.fields) }.joined(), to: samplesFile) }
+    }
+
+    /// Appends pooled rows to `results.csv` in one write.
+    public func append(results rows: [ResultRow]) throws {
+        try append(rows.map { CSV.line($0.fields) }.joined(), to: resultsFile)
     }
 
     private func append(_ text: String, to file: URL) throws {

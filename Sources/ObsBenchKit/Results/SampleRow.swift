@@ -8,8 +8,10 @@ public struct SampleRow: Sendable, Equatable {
     public var unit: String
     public var index: Int
     public var value: Double
+    /// Which worker round (1-based) took the sample; a timing suite pools several rounds.
+    public var round: Int
 
-    public init(runID: String, suite: String, workload: String, strategy: String, metric: String, unit: String, index: Int, value: Double) {
+    public init(runID: String, suite: String, workload: String, strategy: String, metric: String, unit: String, index: Int, value: Double, round: Int = 1) {
         self.runID = runID
         self.suite = suite
         self.workload = workload
@@ -18,11 +20,12 @@ public struct SampleRow: Sendable, Equatable {
         self.unit = unit
         self.index = index
         self.value = value
+        self.round = round
     }
 
-    public static let columns = ["run_id", "suite", "workload", "strategy", "metric", "unit", "sample", "value"]
+    public static let columns = ["run_id", "suite", "workload", "strategy", "metric", "unit", "sample", "value", "round"]
 
     public var fields: [String] {
-        [runID, suite, workload, strategy, metric, unit, String(index), ResultRow.format(value)]
+        [runID, suite, workload, strategy, metric, unit, String(index), ResultRow.format(value), String(round)]
     }
 }

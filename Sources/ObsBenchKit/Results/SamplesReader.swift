@@ -17,18 +17,23 @@ public enum SamplesReader {
             throw ResultsReader.ReadError(file: file, line: error.line, reason: error.reason)
         }
         guard let header = records.first else { throw ResultsReader.ReadError(file: file, line: 1, reason: "empty file: no header") }
-        guard header.fields == SampleRow.columns else {
+        // Files written before the `round` column existed are read as round 1.
+        guard header.fields == SampleRow.columns || header.fields == Array(SampleRow.columns.dropLast()) else {
             throw ResultsReader.ReadError(file: file, line: header.line, reason: "header is '\(header.fields.joined(separator: ","))', expected '\(SampleRow.columns.joined(separator: ","))'")
         }
         return try records.dropFirst().map { record throws(ResultsReader.ReadError) in
             let fields = record.fields
-            guard fields.count == SampleRow.columns.count else {
-                throw ResultsReader.ReadError(file: file, line: record.line, reason: "\(fields.count) fields, expected \(SampleRow.columns.count)")
+            guard fields.count == header.fields.count else {
+                throw ResultsReader.ReadError(file: file, line: record.line, reason: "\(fields.count) fields, expected \(header.fields.count)")
             }
             guard let index = Int(fields[6]), let value = Double(fields[7]), value.isFinite else {
                 throw ResultsReader.ReadError(file: file, line: record.line, reason: "sample index or value is not a number")
             }
-            return SampleRow(runID: fields[0], suite: fields[1], workload: fields[2], strategy: fields[3], metric: fields[4], unit: fields[5], index: index, value: value)
+            let round = fields.count > 8 ? Int(fields[8]) : 1
+            guard let round, round >= 1 else {
+                throw ResultsReader.ReadError(file: file, line: record.line, reason: "round '\(fields[8])' is not a positive integer")
+            }
+            return SampleRow(runID: fields[0], suite: fields[1], workload: fields[2], strategy: fields[3], metric: fields[4], unit: fields[5], index: index, value: value, round: round)
         }
     }
 }

@@ -8,27 +8,41 @@ public struct RunPlan: Sendable {
     public var quick: Bool
     /// Records per store; nil means each suite's default.
     public var objects: Int?
+    /// Worker rounds per strategy; nil means each suite's default.
+    public var rounds: Int?
     public var workerTimeoutSeconds: Double
 
-    public init(suites: [Suite], strategies: [StrategyEntry], quick: Bool, objects: Int?, workerTimeoutSeconds: Double) {
+    public init(suites: [Suite], strategies: [StrategyEntry], quick: Bool, objects: Int?, rounds: Int? = nil, workerTimeoutSeconds: Double) {
         self.suites = suites
         self.strategies = strategies
         self.quick = quick
         self.objects = objects
+        self.rounds = rounds
         self.workerTimeoutSeconds = workerTimeoutSeconds
     }
 
-    /// The arguments of the hidden `worker` command for one suite and strategy.
-    public func workerArguments(suite: Suite, strategy: StrategyEntry, runID: String) -> [String] {
+    /// How many rounds `suite` runs each strategy in.
+    public func rounds(of suite: Suite) -> Int {
+        rounds ?? suite.defaultRounds
+    }
+
+    /// The arguments of the hidden `worker` command for one round of one suite and strategy.
+    public func workerArguments(suite: Suite, strategy: StrategyEntry, runID: String, round: Int = 1) -> [String] {
         var arguments = ["worker", "--suite", suite.name, "--strategy", strategy.name, "--run-id", runID]
         if quick { arguments.append("--quick") }
         if let objects { arguments += ["--objects", String(objects)] }
+        let rounds = rounds(of: suite)
+        if rounds > 1 { arguments += ["--round", String(round), "--rounds", String(rounds)] }
         return arguments
     }
 }
 
-/// Runs a plan: one worker process per suite × strategy, rows appended to the run's folder as
-/// each worker finishes, progress on standard error.
+/// Runs a plan: one worker process per suite × round × strategy, progress on standard error.
+///
+/// Within a suite the strategies take turns, round after round, so a shared machine's slow and
+/// fast stretches fall on all of them alike. Each worker's rows go to `rounds.csv` and its raw
+/// samples to `samples.csv` as it finishes; when a suite's last round is done, the pooled rows
+/// (see `RoundMerger`) go to `results.csv`.
 @MainActor
 public final class BenchmarkRun {
     public let plan: RunPlan
@@ -48,37 +62,54 @@ public final class BenchmarkRun {
     }
 
     public func execute() async {
-        let progress = ProgressReporter(totalJobs: plan.suites.count * plan.strategies.count)
+        let progress = ProgressReporter(totalJobs: plan.suites.reduce(0) { $0 + plan.rounds(of: $1) * plan.strategies.count })
         for suite in plan.suites {
+            let rounds = plan.rounds(of: suite)
+            var perStrategy: [String: (rounds: [[ResultRow]], samples: [SampleRow])] = [:]
+            for round in 1...rounds {
+                for strategy in plan.strategies {
+                    let label = rounds > 1 ? "\(strategy.name) (round \(round)/\(rounds))" : strategy.name
+                    progress.starting(suite: suite.name, strategy: label)
+                    let begin = MonotonicClock.now()
+                    var (output, failure) = await runWorker(suite: suite, strategy: strategy, round: round)
+                    let seconds = Double(MonotonicClock.now() - begin) / 1e9
+                    do {
+                        try directory.append(rounds: output.rows, samples: output.samples)
+                    } catch {
+                        failure = "cannot append results: \(error.localizedDescription)"
+                    }
+                    perStrategy[strategy.name, default: ([], [])].rounds.append(output.rows)
+                    perStrategy[strategy.name, default: ([], [])].samples += output.samples
+                    if let failure { failures.append("\(suite.name) · \(label): \(failure)") }
+                    progress.finished(suite: suite.name, strategy: label, seconds: seconds, error: failure)
+                }
+            }
             for strategy in plan.strategies {
-                progress.starting(suite: suite.name, strategy: strategy.name)
-                let begin = MonotonicClock.now()
-                let outcome = await launcher.run(
-                    executable: workerExecutable,
-                    arguments: plan.workerArguments(suite: suite, strategy: strategy, runID: runID),
-                    timeoutSeconds: plan.workerTimeoutSeconds)
-                let seconds = Double(MonotonicClock.now() - begin) / 1e9
-                var output: WorkloadOutput
-                var failure: String?
-                switch outcome {
-                case .finished(let finished):
-                    output = finished
-                    let errors = finished.rows.filter(\.isError).map(\.note)
-                    if !errors.isEmpty { failure = errors.joined(separator: "; ") }
-                case .failed(let message):
-                    output = WorkloadOutput(rows: [ResultRow.error(runID: runID, suite: suite.name, strategy: strategy.name, message: message)])
-                    failure = message
-                }
+                guard let measured = perStrategy[strategy.name] else { continue }
+                let merged = RoundMerger.merge(rounds: measured.rounds, samples: measured.samples)
                 do {
-                    try directory.append(output.rows, samples: output.samples)
+                    try directory.append(results: merged)
                 } catch {
-                    failure = "cannot append results: \(error.localizedDescription)"
+                    failures.append("\(suite.name) · \(strategy.name): cannot append results: \(error.localizedDescription)")
                 }
-                rows += output.rows
-                if let failure { failures.append("\(suite.name) · \(strategy.name): \(failure)") }
-                progress.finished(suite: suite.name, strategy: strategy.name, seconds: seconds, error: failure)
+                rows += merged
             }
         }
         progress.done()
+    }
+
+    /// Runs one worker; a crash, hang or unreadable output becomes an error row.
+    private func runWorker(suite: Suite, strategy: StrategyEntry, round: Int) async -> (WorkloadOutput, String?) {
+        let outcome = await launcher.run(
+            executable: workerExecutable,
+            arguments: plan.workerArguments(suite: suite, strategy: strategy, runID: runID, round: round),
+            timeoutSeconds: plan.workerTimeoutSeconds)
+        switch outcome {
+        case .finished(let finished):
+            let errors = finished.rows.filter(\.isError).map(\.note)
+            return (finished, errors.isEmpty ? nil : errors.joined(separator: "; "))
+        case .failed(let message):
+            return (WorkloadOutput(rows: [ResultRow.error(runID: runID, suite: suite.name, strategy: strategy.name, message: message)]), message)
+        }
     }
 }

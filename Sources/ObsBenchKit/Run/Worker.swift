@@ -7,12 +7,14 @@ import ObservationStrategies
 /// A workload that throws becomes an error row and the next workload still runs.
 @MainActor
 public enum Worker {
-    public static func run(suite: Suite, strategy: StrategyEntry, sampler: SamplerSettings, objects: Int, runID: String, rowsFile: String, samplesFile: String) async throws {
+    public static func run(suite: Suite, strategy: StrategyEntry, sampler: SamplerSettings, round: Int = 1, objects: Int, runID: String, rowsFile: String, samplesFile: String) async throws {
         let context = WorkloadContext(runID: runID, suite: suite.name, strategy: strategy, sampler: sampler, objects: objects)
         var output = WorkloadOutput()
         for workload in suite.workloads {
             do {
-                output.append(try await workload.run(context))
+                var measured = try await workload.run(context)
+                for index in measured.samples.indices { measured.samples[index].round = round }
+                output.append(measured)
             } catch {
                 var row = ResultRow.error(runID: runID, suite: suite.name, strategy: strategy.name, message: "\(workload.name) failed: \(error)")
                 row.workload = workload.name

@@ -6,11 +6,16 @@ public struct Suite: Sendable {
     public var defaultObjects: Int
     /// The workload whose `latency` median heads the summary table, first.
     public var workloads: [any Workload]
+    /// Worker rounds per strategy unless `--rounds` says otherwise: a timing suite interleaves
+    /// several short rounds of every strategy so each one's samples span the run; a suite of exact
+    /// counts needs one.
+    public var defaultRounds: Int
 
-    public init(name: String, summary: String, defaultObjects: Int, workloads: [any Workload]) {
+    public init(name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, workloads: [any Workload]) {
         self.name = name
         self.summary = summary
         self.defaultObjects = defaultObjects
+        self.defaultRounds = defaultRounds
         self.workloads = workloads
     }
 }
@@ -22,6 +27,7 @@ public enum SuiteRegistry {
             name: "latency",
             summary: "read/write latency per operation, ns/op",
             defaultObjects: 1_000,
+            defaultRounds: 3,
             workloads: [
                 ReadUntrackedWorkload(),
                 ReadInsideViewWorkload(),

@@ -1,0 +1,72 @@
+/// Pools the rows of several worker rounds of one suite × strategy into the rows `results.csv` keeps.
+///
+/// A timing suite runs every strategy in several rounds, interleaved with the other strategies,
+/// so each strategy's samples span the whole run rather than one stretch of a shared machine's
+/// noise. A row whose raw samples exist is recomputed from the samples of every round pooled; any
+/// other row (a count, the loop overhead) is summarised over its per-round values, which become
+/// that row's samples. Error rows pass through, naming their round.
+public enum RoundMerger {
+    public static func merge(rounds: [[ResultRow]], samples: [SampleRow]) -> [ResultRow] {
+        guard rounds.count > 1 else { return rounds.first ?? [] }
+        var order: [RowKey] = []
+        var groups: [RowKey: [ResultRow]] = [:]
+        var errors: [ResultRow] = []
+        for (index, rows) in rounds.enumerated() {
+            for row in rows {
+                if row.isError {
+                    var error = row
+                    error.note = "round \(index + 1)/\(rounds.count): \(row.note)"
+                    errors.append(error)
+                    continue
+                }
+                let key = RowKey(row)
+                if groups[key] == nil { order.append(key) }
+                groups[key, default: []].append(row)
+            }
+        }
+        let sampledKeys = Dictionary(grouping: order, by: { SampleKey(workload: $0.workload, metric: $0.metric) })
+        let pooled = Dictionary(grouping: samples, by: { SampleKey(workload: $0.workload, metric: $0.metric) })
+        var merged: [ResultRow] = []
+        for key in order {
+            let group = groups[key]!
+            var row = group[0]
+            row.rounds = group.count
+            let sampleKey = SampleKey(workload: key.workload, metric: key.metric)
+            if let values = pooled[sampleKey]?.map(\.value), !values.isEmpty, sampledKeys[sampleKey]?.count == 1 {
+                row.statistics = Statistics(values)
+                row.note += "; samples of \(group.count) rounds pooled"
+            } else {
+                let values = group.compactMap { $0.statistics?.median }
+                if values.count == group.count {
+                    row.statistics = Statistics(values)
+                    if Set(values).count > 1 { row.note += "; statistics over the \(group.count) rounds' values" }
+                }
+            }
+            merged.append(row)
+        }
+        return merged + errors
+    }
+
+    /// Everything that names what a row measured (not its values or note).
+    struct RowKey: Hashable {
+        var suite, workload, strategy, executor, metric, unit: String
+        var objects, subscribers, concurrency: Int
+
+        init(_ row: ResultRow) {
+            suite = row.suite
+            workload = row.workload
+            strategy = row.strategy
+            executor = row.executor
+            metric = row.metric
+            unit = row.unit
+            objects = row.objects
+            subscribers = row.subscribers
+            concurrency = row.concurrency
+        }
+    }
+
+    /// How samples name their row: only rows unique by workload and metric are matched to samples.
+    struct SampleKey: Hashable {
+        var workload, metric: String
+    }
+}
