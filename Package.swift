@@ -24,9 +24,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // glibc's mallinfo2, which Swift's Glibc module does not expose: the memory suite's fallback
+        // when jemalloc is not installed.
+        .target(name: "CMallocInfo"),
         .target(
             name: "ObsBenchKit",
-            dependencies: ["ObservationStrategies"]
+            dependencies: ["ObservationStrategies", "CMallocInfo"]
         ),
         .executableTarget(
             name: "obsbench",

@@ -82,18 +82,21 @@ struct RunCommand: AsyncParsableCommand {
             ReleaseRedirect.warn("obsbench: \(error)")
             throw ExitCode(73)
         }
+        let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: Self.currentExecutable)
+        if plan.suites.contains(where: \.runsOnJemalloc), run.jemallocEnvironment == nil {
+            ReleaseRedirect.warn("obsbench: jemalloc not found; the memory suite reads glibc's counters instead (no allocation counts). Install it: \(JemallocLibrary.installHint)")
+        }
         var metadata = RunMetadata(
             runID: runID, time: ISO8601DateFormatter().string(from: startTime),
             gitRevision: HostFacts.gitRevision(in: FileManager.default.currentDirectoryPath),
             host: HostFacts.hostName, cpuModel: HostFacts.cpuModel, coreCount: HostFacts.coreCount,
             swiftVersion: HostFacts.swiftVersion, buildConfiguration: HostFacts.buildConfiguration,
-            allocator: "system (glibc malloc)", suites: plan.suites.map(\.name), strategies: plan.strategies.map(\.name),
+            allocator: run.allocatorDescription, suites: plan.suites.map(\.name), strategies: plan.strategies.map(\.name),
             quick: quick, commandLine: CommandLine.arguments, status: "running", finishedTime: nil,
             clockResolutionNanoseconds: MonotonicClock.resolutionNanoseconds,
             clockCallCostNanoseconds: MonotonicClock.measureCallCost())
         try directory.writeMetadata(metadata)
 
-        let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: Self.currentExecutable)
         let interruptions = InterruptHandler { signal in
             run.launcher.terminateCurrentWorker()
             metadata.status = "interrupted"

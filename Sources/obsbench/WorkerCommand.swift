@@ -36,7 +36,7 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         try await Worker.run(
             suite: suite, strategy: strategy, sampler: (quick ? SamplerSettings.quick : .standard).shared(by: rounds), round: round,
-            objects: objects ?? suite.defaultObjects, runID: runID, rowsFile: rowsFile, samplesFile: samplesFile)
+            quick: quick, objects: objects, runID: runID, rowsFile: rowsFile, samplesFile: samplesFile)
         #endif
     }
 }

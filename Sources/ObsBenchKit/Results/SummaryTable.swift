@@ -1,16 +1,26 @@
 import Foundation
 
-/// The end-of-run summary: per suite, a row per strategy with each workload's headline median and
-/// its ratio to `plain` measured in the same run.
+/// The end-of-run summary: per suite, a row per strategy with the suite's headline figures, each
+/// against `plain` measured in the same run (latency: each workload's median and its ratio to
+/// `plain`; memory: bytes per object, the overhead over `plain`, and the rest of the suite's counts).
 public struct SummaryTable: Sendable {
     public var suite: String
     public var columns: [String]
+    /// What the cells hold, printed after the suite's name.
     public var unit: String
     /// Strategy name, then one cell per column.
     public var rows: [(strategy: String, cells: [String])]
 
-    /// Builds the table of `suite` from `rows`: metric `latency`, median, ratio to `plain`.
+    /// Builds the table of `suite` from `rows`.
     public init(suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
+        switch suite.headline {
+        case .latency: self.init(latencyOf: suite, rows: allRows, strategies: strategies)
+        case .memory: self.init(memoryOf: suite, rows: allRows, strategies: strategies)
+        }
+    }
+
+    /// Metric `latency`: each workload's median and its ratio to `plain`.
+    init(latencyOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
         self.suite = suite.name
         columns = suite.workloads.map(\.name)
         unit = "median ns/op (× plain)"
@@ -30,6 +40,63 @@ public struct SummaryTable: Sendable {
             }
             return (strategy, cells)
         }
+    }
+
+    /// The memory suite: bytes per object at the largest store measured, the overhead over `plain`,
+    /// what that whole store cost (100,000 objects unless `--quick` or `--objects`), then per write, per view, per subscriber and after tear-down.
+    init(memoryOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
+        self.suite = suite.name
+        let memory = allRows.filter { $0.suite == suite.name && !$0.isError && $0.statistics != nil }
+        func value(_ strategy: String, _ metric: String, objects: Int? = nil, subscribers: Int? = nil) -> Double? {
+            memory.filter { row in
+                row.strategy == strategy && row.metric == metric
+                    && (objects == nil || row.objects == objects) && (subscribers == nil || row.subscribers == subscribers)
+            }.max { $0.objects < $1.objects }?.statistics?.median
+        }
+        let largest = memory.filter { $0.metric == "fresh_bytes_per_object" }.map(\.objects).max()
+        let viewedAt = memory.filter { $0.metric == "viewed_bytes_per_object" }.map(\.objects).max()
+        let subscribersAt = memory.filter { $0.metric == "bytes_per_subscriber" }.map(\.subscribers).max()
+        columns = [
+            "B/object" + (largest.map { " (N=\($0))" } ?? ""), "over plain", "all \(largest.map(String.init) ?? "N") objects", "after 1st write",
+            "with a view" + (viewedAt.map { " (N=\($0))" } ?? ""), "B/subscriber" + (subscribersAt.map { " (S=\($0))" } ?? ""),
+            "allocs/write", "allocs/write, 1 view", "left after tear-down",
+        ]
+        unit = "bytes (B) and allocations, exact allocator counts"
+        func bytes(_ value: Double?) -> String { value.map { Self.format(bytes: $0) } ?? "—" }
+        rows = strategies.map { strategy in
+            let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError }
+            let fresh = value(strategy, "fresh_bytes_per_object", objects: largest)
+            let floor = value("plain", "fresh_bytes_per_object", objects: largest)
+            var overhead = "—"
+            if let fresh, let floor {
+                let difference: Double = fresh - floor
+                overhead = (difference >= 0 ? "+" : "") + Self.format(bytes: difference)
+            }
+            var total = "—"
+            if let fresh, let largest { total = String(format: "%.1f MiB", fresh * Double(largest) / 1_048_576) }
+            var cells: [String] = [
+                bytes(fresh),
+                overhead,
+                total,
+                bytes(value(strategy, "written_bytes_per_object", objects: largest)),
+                bytes(value(strategy, "viewed_bytes_per_object", objects: viewedAt)),
+                bytes(value(strategy, "bytes_per_subscriber", subscribers: subscribersAt)),
+                value(strategy, "allocations_per_write", subscribers: 0).map { Self.format(count: $0) } ?? "—",
+                value(strategy, "allocations_per_write", subscribers: 1).map { Self.format(count: $0) } ?? "—",
+                bytes(value(strategy, "bytes_left_after_teardown", objects: largest)),
+            ]
+            if failed && fresh == nil { cells = cells.map { $0 == "—" ? "error" : $0 } }
+            return (strategy, cells)
+        }
+    }
+
+    static func format(bytes: Double) -> String {
+        let rounded = (bytes * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(format: "%.0f B", rounded) : String(format: "%.1f B", rounded)
+    }
+
+    static func format(count: Double) -> String {
+        count == count.rounded() ? String(format: "%.0f", count) : String(format: "%.2f", count)
     }
 
     static func format(nanoseconds: Double) -> String {

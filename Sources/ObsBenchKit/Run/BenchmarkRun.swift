@@ -51,6 +51,32 @@ public final class BenchmarkRun {
     public let launcher = WorkerLauncher()
     private let workerExecutable: String
 
+    /// The environment of workers that run on jemalloc; nil when it is not installed (they then
+    /// read glibc's counters, with its thread cache off, and say so in every row).
+    public let jemallocEnvironment: [String: String]? = {
+        let environment = ProcessInfo.processInfo.environment
+        return JemallocLibrary.find(environment: environment).map { JemallocLibrary.workerEnvironment(library: $0, environment: environment) }
+    }()
+
+    /// The environment of a memory worker: jemalloc's, or glibc with exact counters.
+    var memoryWorkerEnvironment: [String: String] {
+        jemallocEnvironment ?? JemallocLibrary.glibcExactEnvironment(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// How `run.json` names the allocators this plan's workers run on.
+    public var allocatorDescription: String {
+        var parts: [String] = []
+        if plan.suites.contains(where: { !$0.runsOnJemalloc }) { parts.append("timing suites: system allocator (glibc malloc)") }
+        if plan.suites.contains(where: \.runsOnJemalloc) {
+            if let library = jemallocEnvironment?["LD_PRELOAD"] {
+                parts.append("memory suite: jemalloc via LD_PRELOAD=\(library), MALLOC_CONF=tcache:false")
+            } else {
+                parts.append("memory suite: glibc malloc counters (mallinfo2, GLIBC_TUNABLES=glibc.malloc.tcache_count=0), jemalloc not found: \(JemallocLibrary.installHint)")
+            }
+        }
+        return parts.joined(separator: "; ")
+    }
+
     public private(set) var rows: [ResultRow] = []
     public private(set) var failures: [String] = []
 
@@ -103,7 +129,8 @@ public final class BenchmarkRun {
         let outcome = await launcher.run(
             executable: workerExecutable,
             arguments: plan.workerArguments(suite: suite, strategy: strategy, runID: runID, round: round),
-            timeoutSeconds: plan.workerTimeoutSeconds)
+            timeoutSeconds: plan.workerTimeoutSeconds,
+            environment: suite.runsOnJemalloc ? memoryWorkerEnvironment : nil)
         switch outcome {
         case .finished(let finished):
             let errors = finished.rows.filter(\.isError).map(\.note)

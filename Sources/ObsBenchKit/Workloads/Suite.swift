@@ -10,12 +10,32 @@ public struct Suite: Sendable {
     /// several short rounds of every strategy so each one's samples span the run; a suite of exact
     /// counts needs one.
     public var defaultRounds: Int
+    /// Store sizes a sweeping workload uses, full and `--quick`, unless `--objects` names one.
+    public var objectSweep: [Int]
+    public var quickObjectSweep: [Int]
+    /// Whether workers run on jemalloc (memory: exact allocator counters) rather than the system
+    /// allocator applications run on (timing).
+    public var runsOnJemalloc: Bool
+    /// What the end-of-run table shows for this suite.
+    public var headline: Headline
 
-    public init(name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, workloads: [any Workload]) {
+    /// The kinds of summary table.
+    public enum Headline: Sendable {
+        /// Each workload's `latency` median and its ratio to `plain`.
+        case latency
+        /// Bytes per object, overhead over `plain`, cost of 100,000 objects, per subscriber and per write.
+        case memory
+    }
+
+    public init(name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false, headline: Headline = .latency, workloads: [any Workload]) {
         self.name = name
         self.summary = summary
         self.defaultObjects = defaultObjects
         self.defaultRounds = defaultRounds
+        self.objectSweep = objectSweep ?? [defaultObjects]
+        self.quickObjectSweep = quickObjectSweep ?? self.objectSweep
+        self.runsOnJemalloc = runsOnJemalloc
+        self.headline = headline
         self.workloads = workloads
     }
 }
@@ -34,6 +54,20 @@ public enum SuiteRegistry {
                 WriteUnobservedWorkload(),
                 WriteObservedWorkload(),
                 TwoFieldTransactionWorkload(),
+            ]
+        ),
+        Suite(
+            name: "memory",
+            summary: "bytes per object, per subscriber and per write, from jemalloc's own counters",
+            defaultObjects: 1_000,
+            objectSweep: [1_000, 10_000, 100_000],
+            quickObjectSweep: [1_000, 10_000],
+            runsOnJemalloc: true,
+            headline: .memory,
+            workloads: [
+                StoreLifecycleWorkload(),
+                SubscriberMemoryWorkload(),
+                WriteAllocationsWorkload(),
             ]
         ),
     ]

@@ -8,13 +8,19 @@ public struct WorkloadContext: Sendable {
     public var sampler: SamplerSettings
     /// Records in the store the workload builds.
     public var objects: Int
+    /// Store sizes a sweeping workload (memory) uses: `--objects` alone when given, else the suite's.
+    public var objectSweep: [Int]
+    /// Whether the run is `--quick` (sweeps stop earlier).
+    public var quick: Bool
 
-    public init(runID: String, suite: String, strategy: StrategyEntry, sampler: SamplerSettings, objects: Int) {
+    public init(runID: String, suite: String, strategy: StrategyEntry, sampler: SamplerSettings, objects: Int, objectSweep: [Int]? = nil, quick: Bool = false) {
         self.runID = runID
         self.suite = suite
         self.strategy = strategy
         self.sampler = sampler
         self.objects = objects
+        self.objectSweep = objectSweep ?? [objects]
+        self.quick = quick
     }
 
     /// A fresh store of `objects` records of this context's strategy.
@@ -70,12 +76,13 @@ extension WorkloadContext {
         return WorkloadOutput(rows: [row, overhead], samples: samples)
     }
 
-    /// A row for an exact count (deterministic: the gate compares it strictly).
-    func countRow(workload: String, subscribers: Int, metric: String, unit: String, value: Double, note: String) -> ResultRow {
+    /// A row for an exact count (deterministic: the gate compares it strictly). A nil value is a
+    /// row that says, in its note, why the count could not be measured here.
+    func countRow(workload: String, objects: Int? = nil, subscribers: Int, metric: String, unit: String, value: Double?, note: String) -> ResultRow {
         ResultRow(
             runID: runID, suite: suite, workload: workload, strategy: strategy.name, executor: "main-actor",
-            objects: objects, subscribers: subscribers, concurrency: 1, metric: metric, unit: unit,
-            statistics: Statistics(exact: value), note: note)
+            objects: objects ?? self.objects, subscribers: subscribers, concurrency: 1, metric: metric, unit: unit,
+            statistics: value.map { Statistics(exact: $0) }, note: note)
     }
 }
 
@@ -83,10 +90,13 @@ extension WorkloadContext {
 public enum WorkloadError: Error, CustomStringConvertible {
     /// The strategy ended a view's subscription with an error while it was being measured.
     case viewFailed(String)
+    /// This platform offers no way to measure what the workload measures.
+    case notMeasurable(String)
 
     public var description: String {
         switch self {
         case .viewFailed(let message): "the measured view failed: \(message)"
+        case .notMeasurable(let message): "not measurable here: \(message)"
         }
     }
 }

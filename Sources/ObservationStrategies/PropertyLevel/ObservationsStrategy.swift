@@ -18,6 +18,9 @@ public final class ObservationsStrategy: ObservationStrategy {
 
     private var tasks: [ObservedMainActorTask]
     private var views: [ObjectIdentifier: (view: ViewHandle, task: Task<Void, Never>)] = [:]
+    /// Tasks of unsubscribed views, cancelled but perhaps not finished: `settle()` waits for them,
+    /// so a settled store holds nothing of a view it was told to drop.
+    private var retiring: [Task<Void, Never>] = []
     private let delivered = DeliverySignal()
 
     public init(records: [TaskRecord]) throws {
@@ -70,11 +73,23 @@ public final class ObservationsStrategy: ObservationStrategy {
 
     public func unsubscribe(_ view: ViewHandle) {
         view.cancel()
-        views.removeValue(forKey: ObjectIdentifier(view))?.task.cancel()
+        if let task = views.removeValue(forKey: ObjectIdentifier(view))?.task {
+            task.cancel()
+            retiring.append(task)
+        }
     }
 
     public func settle() async {
         await delivered.waitUntil { self.everyViewSeesCurrentValues() }
+        await finishRetiredTasks()
+    }
+
+    private func finishRetiredTasks() async {
+        while !retiring.isEmpty {
+            let finishing = retiring
+            retiring.removeAll()
+            for task in finishing { await task.value }
+        }
     }
 
     public func tearDown() async {
@@ -85,6 +100,7 @@ public final class ObservationsStrategy: ObservationStrategy {
             entry.task.cancel()
         }
         for entry in running { await entry.task.value }
+        await finishRetiredTasks()
         tasks.removeAll()
     }
 

@@ -1,0 +1,76 @@
+import ObservationStrategies
+
+/// Bytes per object over a store's life: fresh, after one write to every object (some strategies
+/// allocate lazily on first write), with one view on every object, and what is left once the
+/// store and its views are gone (a leak shows there). One store per size in the sweep.
+///
+/// The records are built inside the measured window and released once the store is built, so
+/// what counts is what the store keeps (a strategy that keeps the array it was given pays for it).
+/// The writes go in transactions of 1,000 (one per record), so strategies whose every commit
+/// copies or re-fetches the whole store are not quadratic in N. Views are subscribed up to
+/// `maximumViewedObjects` records: 100,000 GRDB observations take minutes to start.
+public struct StoreLifecycleWorkload: Workload {
+    public let name = "store-lifecycle"
+    public let summary = "bytes per object fresh, after a write to each, with a view on each; bytes left after tear-down"
+
+    public init() {}
+
+    public static let maximumViewedObjects = 10_000
+
+    public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
+        let probe = try context.memoryProbe()
+        let note = context.allocatorNote(probe)
+        var output = WorkloadOutput()
+        for count in context.objectSweep {
+            var views: [ViewHandle] = []
+            views.reserveCapacity(count)
+            let start = context.reading(probe)
+
+            var store: (any ObservationStrategy)? = try context.strategy.makeStore(TaskRecord.sample(count: count))
+            await store?.settle()
+            let built = context.reading(probe).since(start)
+            let fresh = built.liveBytes
+            let freshAllocations = built.allocations
+
+            for first in stride(from: 1, through: count, by: 1_000) {
+                let ids = first...Swift.min(first + 999, count)
+                try store?.transaction(ids.map { FieldWrite($0, .priority(1_000 + $0)) })
+                await store?.settle()
+            }
+            let written = context.reading(probe).since(start).liveBytes
+
+            let viewing = count <= Self.maximumViewedObjects
+            if viewing {
+                for id in 1...count { views.append(try store!.subscribe(.record(id, .title))) }
+                await store?.settle()
+            }
+            let viewed = context.reading(probe).since(start).liveBytes
+
+            for view in views { store?.unsubscribe(view) }
+            views.removeAll(keepingCapacity: true)
+            await store?.settle()
+            await store?.tearDown()
+            store = nil
+            let left = context.reading(probe).since(start).liveBytes
+            withExtendedLifetime(views) {}
+
+            let perObject = Double(count)
+            output.rows += [
+                context.countRow(workload: name, objects: count, subscribers: 0, metric: "fresh_bytes_per_object", unit: "B/object",
+                                 value: Double(fresh) / perObject, note: "store of \(count) records just built: \(fresh) B; \(note)"),
+                context.countRow(workload: name, objects: count, subscribers: 0, metric: "fresh_allocations_per_object", unit: "allocations/object",
+                                 value: freshAllocations.map { Double($0) / perObject },
+                                 note: freshAllocations.map { "\($0) allocations building the store" } ?? "allocation counts need jemalloc (\(JemallocLibrary.installHint))"),
+                context.countRow(workload: name, objects: count, subscribers: 0, metric: "written_bytes_per_object", unit: "B/object",
+                                 value: Double(written) / perObject, note: "after one write of priority to every record (transactions of 1000), settled: \(written) B; \(note)"),
+                context.countRow(workload: name, objects: count, subscribers: viewing ? count : 0, metric: "viewed_bytes_per_object", unit: "B/object",
+                                 value: viewing ? Double(viewed) / perObject : nil,
+                                 note: viewing ? "with one view reading title on every record: \(viewed) B, obsbench's own view handle included (the same for every strategy); \(note)"
+                                               : "not measured above \(Self.maximumViewedObjects) records (starting 100,000 GRDB observations takes minutes)"),
+                context.countRow(workload: name, objects: count, subscribers: 0, metric: "bytes_left_after_teardown", unit: "B",
+                                 value: Double(left), note: "live bytes after unsubscribing, tearDown() and releasing the store, against before it was built; \(note)"),
+            ]
+        }
+        return output
+    }
+}
