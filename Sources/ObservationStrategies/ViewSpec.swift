@@ -98,6 +98,15 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
         }
     }
 
+    /// Records that the view has caught up only once it has seen data `version` (a write changed
+    /// something it reads); no notification is counted.
+    public func requireVersion(_ version: Int) {
+        state.withLock { state in
+            guard !state.isCancelled else { return }
+            state.neededVersion = max(state.neededVersion, version)
+        }
+    }
+
     /// Records a notification unless it is the one that delivers the subscription's first value.
     public func recordNotificationAfterFirstRun() {
         state.withLock { state in

@@ -41,7 +41,7 @@ struct RunCommand: AsyncParsableCommand {
     var format: OutputFormat = .table
 
     @Option(name: .customLong("worker-timeout"), help: ArgumentHelp("Seconds before a worker (one suite × strategy) is stopped and recorded as an error.", valueName: "seconds"))
-    var workerTimeout: Double = 300
+    var workerTimeout: Double = 900
 
     func validate() throws {
         _ = try Selection.suites(suites)

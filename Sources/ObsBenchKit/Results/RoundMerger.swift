@@ -24,14 +24,14 @@ public enum RoundMerger {
                 groups[key, default: []].append(row)
             }
         }
-        let sampledKeys = Dictionary(grouping: order, by: { SampleKey(workload: $0.workload, metric: $0.metric) })
-        let pooled = Dictionary(grouping: samples, by: { SampleKey(workload: $0.workload, metric: $0.metric) })
+        let sampledKeys = Dictionary(grouping: order, by: { SampleKey(workload: $0.workload, metric: $0.metric, subscribers: $0.subscribers) })
+        let pooled = Dictionary(grouping: samples, by: { SampleKey(workload: $0.workload, metric: $0.metric, subscribers: $0.subscribers) })
         var merged: [ResultRow] = []
         for key in order {
             let group = groups[key]!
             var row = group[0]
             row.rounds = group.count
-            let sampleKey = SampleKey(workload: key.workload, metric: key.metric)
+            let sampleKey = SampleKey(workload: key.workload, metric: key.metric, subscribers: key.subscribers)
             if let values = pooled[sampleKey]?.map(\.value), !values.isEmpty, sampledKeys[sampleKey]?.count == 1 {
                 row.statistics = Statistics(values)
                 row.note += "; samples of \(group.count) rounds pooled"
@@ -65,8 +65,10 @@ public enum RoundMerger {
         }
     }
 
-    /// How samples name their row: only rows unique by workload and metric are matched to samples.
+    /// How samples name their row: only rows unique by workload, metric and subscriber count are
+    /// matched to samples.
     struct SampleKey: Hashable {
         var workload, metric: String
+        var subscribers: Int
     }
 }

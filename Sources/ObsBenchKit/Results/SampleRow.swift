@@ -10,8 +10,10 @@ public struct SampleRow: Sendable, Equatable {
     public var value: Double
     /// Which worker round (1-based) took the sample; a timing suite pools several rounds.
     public var round: Int
+    /// The subscriber count of the row the sample belongs to (a sweep has one row per count).
+    public var subscribers: Int
 
-    public init(runID: String, suite: String, workload: String, strategy: String, metric: String, unit: String, index: Int, value: Double, round: Int = 1) {
+    public init(runID: String, suite: String, workload: String, strategy: String, metric: String, unit: String, index: Int, value: Double, round: Int = 1, subscribers: Int = 0) {
         self.runID = runID
         self.suite = suite
         self.workload = workload
@@ -21,11 +23,12 @@ public struct SampleRow: Sendable, Equatable {
         self.index = index
         self.value = value
         self.round = round
+        self.subscribers = subscribers
     }
 
-    public static let columns = ["run_id", "suite", "workload", "strategy", "metric", "unit", "sample", "value", "round"]
+    public static let columns = ["run_id", "suite", "workload", "strategy", "metric", "unit", "sample", "value", "round", "subscribers"]
 
     public var fields: [String] {
-        [runID, suite, workload, strategy, metric, unit, String(index), ResultRow.format(value), String(round)]
+        [runID, suite, workload, strategy, metric, unit, String(index), ResultRow.format(value), String(round), String(subscribers)]
     }
 }

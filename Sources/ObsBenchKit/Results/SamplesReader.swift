@@ -17,8 +17,9 @@ public enum SamplesReader {
             throw ResultsReader.ReadError(file: file, line: error.line, reason: error.reason)
         }
         guard let header = records.first else { throw ResultsReader.ReadError(file: file, line: 1, reason: "empty file: no header") }
-        // Files written before the `round` column existed are read as round 1.
-        guard header.fields == SampleRow.columns || header.fields == Array(SampleRow.columns.dropLast()) else {
+        // Columns are only added at the end: files written before `round` or `subscribers` existed
+        // read as round 1, subscribers 0.
+        guard header.fields.count >= 8, header.fields == Array(SampleRow.columns.prefix(header.fields.count)) else {
             throw ResultsReader.ReadError(file: file, line: header.line, reason: "header is '\(header.fields.joined(separator: ","))', expected '\(SampleRow.columns.joined(separator: ","))'")
         }
         return try records.dropFirst().map { record throws(ResultsReader.ReadError) in
@@ -33,7 +34,11 @@ public enum SamplesReader {
             guard let round, round >= 1 else {
                 throw ResultsReader.ReadError(file: file, line: record.line, reason: "round '\(fields[8])' is not a positive integer")
             }
-            return SampleRow(runID: fields[0], suite: fields[1], workload: fields[2], strategy: fields[3], metric: fields[4], unit: fields[5], index: index, value: value, round: round)
+            let subscribers = fields.count > 9 ? Int(fields[9]) : 0
+            guard let subscribers, subscribers >= 0 else {
+                throw ResultsReader.ReadError(file: file, line: record.line, reason: "subscribers '\(fields[9])' is not a count")
+            }
+            return SampleRow(runID: fields[0], suite: fields[1], workload: fields[2], strategy: fields[3], metric: fields[4], unit: fields[5], index: index, value: value, round: round, subscribers: subscribers)
         }
     }
 }

@@ -16,6 +16,50 @@ public struct SummaryTable: Sendable {
         switch suite.headline {
         case .latency: self.init(latencyOf: suite, rows: allRows, strategies: strategies)
         case .memory: self.init(memoryOf: suite, rows: allRows, strategies: strategies)
+        case .scaling: self.init(scalingOf: suite, rows: allRows, strategies: strategies)
+        case .consistency: self.init(consistencyOf: suite, rows: allRows, strategies: strategies)
+        }
+    }
+
+    /// Per topology: the fitted growth of write latency with S, and the latency at the largest S.
+    init(scalingOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
+        self.suite = suite.name
+        let measured = allRows.filter { $0.suite == suite.name && !$0.isError }
+        let largest = measured.filter { $0.metric == "latency" }.map(\.subscribers).max()
+        columns = suite.workloads.map(\.name)
+        unit = "growth of write-to-quiescence latency with subscribers S (log-log slope) · median at S=\(largest.map(String.init) ?? "max") · re-runs/write there"
+        rows = strategies.map { strategy in
+            let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError }
+            let cells = suite.workloads.map { workload -> String in
+                func value(_ metric: String, subscribers: Int? = nil) -> Double? {
+                    measured.first { $0.strategy == strategy && $0.workload == workload.name && $0.metric == metric && (subscribers == nil || $0.subscribers == subscribers) }?.statistics?.median
+                }
+                guard let slope = value("growth_exponent") else { return failed ? "error" : "—" }
+                var cell = GrowthFit.label(slope) + String(format: " (%.2f)", slope)
+                if let largest, let latency = value("latency", subscribers: largest) { cell += " · " + Self.format(nanoseconds: latency) }
+                if let largest, let reruns = value("reruns_per_write", subscribers: largest) { cell += " · " + Self.format(count: reruns) }
+                return cell
+            }
+            return (strategy, cells)
+        }
+    }
+
+    /// Per writer count: torn observations per 1,000 transactions, and re-runs per transaction.
+    init(consistencyOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
+        self.suite = suite.name
+        let measured = allRows.filter { $0.suite == suite.name && !$0.isError }
+        columns = suite.workloads.map(\.name)
+        unit = "torn observations per 1000 transactions · view re-runs per transaction"
+        rows = strategies.map { strategy in
+            let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError }
+            let cells = suite.workloads.map { workload -> String in
+                func value(_ metric: String) -> Double? {
+                    measured.first { $0.strategy == strategy && $0.workload == workload.name && $0.metric == metric }?.statistics?.median
+                }
+                guard let torn = value("torn_per_1000_transactions") else { return failed ? "error" : "—" }
+                return Self.format(count: torn) + " torn · " + (value("reruns_per_transaction").map { Self.format(count: $0) } ?? "—") + " re-runs"
+            }
+            return (strategy, cells)
         }
     }
 

@@ -25,6 +25,10 @@ public struct Suite: Sendable {
         case latency
         /// Bytes per object, overhead over `plain`, cost of 100,000 objects, per subscriber and per write.
         case memory
+        /// Per topology: the growth exponent and the latency at the largest subscriber count.
+        case scaling
+        /// Per writer count: torn observations per 1,000 transactions and re-runs per transaction.
+        case consistency
     }
 
     public init(name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false, headline: Headline = .latency, workloads: [any Workload]) {
@@ -69,6 +73,20 @@ public enum SuiteRegistry {
                 SubscriberMemoryWorkload(),
                 WriteAllocationsWorkload(),
             ]
+        ),
+        Suite(
+            name: "scaling",
+            summary: "write-to-quiescence latency and re-runs as subscribed views grow, S = 1...10000 (--quick: ...1000)",
+            defaultObjects: 1_000,
+            headline: .scaling,
+            workloads: ScalingTopology.allCases.map { SubscriberScalingWorkload(topology: $0) }
+        ),
+        Suite(
+            name: "consistency",
+            summary: "torn observations: views that saw a state that never existed at a transaction boundary",
+            defaultObjects: 20,
+            headline: .consistency,
+            workloads: [InvariantWorkload(writers: 1), InvariantWorkload(writers: 2)]
         ),
     ]
 

@@ -71,7 +71,7 @@ extension WorkloadContext {
             statistics: Statistics(exact: sampled.loopOverheadNanoseconds),
             note: "empty loop of the same shape, median of 15 batches; subtracted from latency")
         let samples = sampled.nanosecondsPerOperation.enumerated().map { index, value in
-            SampleRow(runID: runID, suite: suite, workload: workload, strategy: strategy.name, metric: "latency", unit: "ns/op", index: index, value: value)
+            SampleRow(runID: runID, suite: suite, workload: workload, strategy: strategy.name, metric: "latency", unit: "ns/op", index: index, value: value, subscribers: subscribers)
         }
         return WorkloadOutput(rows: [row, overhead], samples: samples)
     }

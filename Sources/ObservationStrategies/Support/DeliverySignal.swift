@@ -48,16 +48,47 @@ final class DeliverySignal: Sendable {
         }
     }
 
-    /// Waits until `isSettled` holds or `timeoutSeconds` pass; returns whether it holds.
+    /// Waits until `isSettled` holds, or until `timeoutSeconds` pass with no delivery at all;
+    /// returns whether it holds. (Starting 10,000 observations can take longer than the timeout;
+    /// it is a lost delivery, not slow progress, that must end the wait.)
+    ///
+    /// The timeout is a timer armed only when there is something to wait for and cancelled on
+    /// return: a fire-and-forget `asyncAfter` per call would keep ~400 bytes alive for the whole
+    /// timeout after every settle (the memory suite saw it as memory growing with each write).
     @MainActor
     func waitUntil(timeoutSeconds: Double, _ isSettled: @MainActor () -> Bool) async -> Bool {
-        let deadline = DispatchTime.now() + timeoutSeconds
-        DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in signal() }
+        if isSettled() { return true }
+        var deadline = DispatchTime.now() + timeoutSeconds
+        let timer = makeTimeout(at: deadline)
+        defer { timer.cancel() }
         while true {
             let seen = generation
             if isSettled() { return true }
             if DispatchTime.now() >= deadline { return false }
             await wait(after: seen)
+            if generation != seen {
+                deadline = DispatchTime.now() + timeoutSeconds
+                timer.schedule(deadline: deadline)
+            }
         }
+    }
+
+    /// Wakes the waiters without counting a delivery (the timeout's timer).
+    private func wake() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// A running timer that wakes the waiters at `deadline`. Nonisolated, so its handler is not a main-actor
+    /// closure (it runs on a global queue, where the runtime's isolation check would trap).
+    private nonisolated func makeTimeout(at deadline: DispatchTime) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: deadline)
+        timer.setEventHandler { [self] in wake() }
+        timer.resume()
+        return timer
     }
 }

@@ -11,12 +11,15 @@ import GRDB
 /// main thread sits in `dispatchMain()` or a run loop; a queue of our own delivers in any process,
 /// and `settle()` waits on that queue's deliveries without occupying the main actor.
 ///
-/// Settling: every write transaction stamps the rows it changes with a new `version`. GRDB calls
-/// `databaseDidChange` synchronously at commit, on the writer, for exactly the observations whose
-/// region the commit modified; the view then knows the version it must see. Each fetch reads the
-/// rows' versions in the same snapshot as their fields, so a view has caught up once it has seen
-/// that version, and `settle()` waits for that. The `version` column is outside every view's
-/// region, so it triggers nothing by itself.
+/// Settling: every write transaction stamps the rows it changes with a new `version`, and the
+/// store, which knows which views read which fields, tells each view that reads a written field the
+/// version it must see. Each fetch reads the rows' versions in the same snapshot as their fields,
+/// so a view has caught up once it has seen that version, and `settle()` waits for that. The
+/// `version` column is outside every view's region, so it triggers nothing by itself. GRDB's
+/// `databaseDidChange` (called at commit for the observations the commit may concern) is counted
+/// as the view's notification; it does not decide what to wait for, because while many
+/// observations start at once a `DatabasePool` can announce a change to a view whose rows did not
+/// change, and waiting for a version such a view will never see would never end.
 ///
 /// Redundant fetches: a `DatabasePool` merges changes that arrive during a fetch into one more
 /// fetch, which can find the snapshot the view already saw; and over a SQLite built without
@@ -36,6 +39,8 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
     private let delivered = DeliverySignal()
     private let deliveryQueue = DispatchQueue(label: "obsbench.grdb.views")
     private var views: [ObjectIdentifier: (view: ViewHandle, cancellable: AnyDatabaseCancellable)] = [:]
+    /// The views reading each field, so a write tells exactly those views what to wait for.
+    private var readers: [FieldRef: [ObjectIdentifier: ViewHandle]] = [:]
 
     public init(records: [TaskRecord]) throws {
         try validateRecordIDs(records)
@@ -77,6 +82,9 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
     public func transaction(_ writes: [FieldWrite]) throws {
         for write in writes { _ = try recordIndex(of: write.id, count: count) }
         let stamp = version.advance()
+        for write in writes {
+            for view in (readers[FieldRef(write.id, write.value.field)] ?? [:]).values { view.requireVersion(stamp) }
+        }
         try storeCall {
             try database.write { db in
                 for write in writes {
@@ -95,14 +103,16 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
         let regions: [any DatabaseRegionConvertible] = reads.map { ref in
             Table(TaskTable.name).select(Column(ref.field.columnName)).filter(key: ref.id)
         }
-        let version = self.version
         let delivered = self.delivered
         let observation = ValueObservation
             .tracking(regions: regions) { db in try TaskTable.fetchView(reads, in: db) }
             .removeDuplicates()
             .handleEvents(
-                willTrackRegion: { _ in view.markTrackingStarted() },
-                databaseDidChange: { view.recordNotification(neededVersion: version.current) }
+                willTrackRegion: { _ in
+                    view.markTrackingStarted()
+                    delivered.signal()
+                },
+                databaseDidChange: { view.recordNotification() }
             )
         let cancellable = observation.start(
             in: database,
@@ -117,15 +127,20 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
             }
         )
         views[ObjectIdentifier(view)] = (view, cancellable)
+        for ref in Set(reads) { readers[ref, default: [:]][ObjectIdentifier(view)] = view }
         return view
     }
 
     public func unsubscribe(_ view: ViewHandle) {
         view.cancel()
         views.removeValue(forKey: ObjectIdentifier(view))?.cancellable.cancel()
+        for ref in Set(view.spec.reads) {
+            readers[ref]?[ObjectIdentifier(view)] = nil
+            if readers[ref]?.isEmpty == true { readers[ref] = nil }
+        }
     }
 
-    /// How long `settle()` waits for GRDB to deliver a version it announced before it gives up on a view.
+    /// How long `settle()` waits without any delivery before it gives up on the views not caught up.
     static var deliveryTimeoutSeconds: Double { 10 }
 
     public func settle() async {
@@ -137,7 +152,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
         // failure (workloads and tests report it) rather than waiting forever.
         for entry in views.values where !entry.view.isCaughtUp {
             let state = entry.view.snapshot
-            entry.view.recordFailure("GRDB did not deliver data version \(state.neededVersion) within \(Int(Self.deliveryTimeoutSeconds)) s (last seen \(state.seenVersion))")
+            entry.view.recordFailure("GRDB delivered nothing for \(Int(Self.deliveryTimeoutSeconds)) s while this view waited (needs data version \(state.neededVersion), has seen \(state.seenVersion), tracking started: \(state.trackingStarted), first run: \(state.hasRun))")
             entry.cancellable.cancel()
         }
     }
@@ -148,6 +163,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
             entry.cancellable.cancel()
         }
         views.removeAll()
+        readers.removeAll()
         // Let deliveries already queued drain before the database closes.
         await withCheckedContinuation { continuation in deliveryQueue.async { continuation.resume() } }
         try? Kind.close(database)
