@@ -5,7 +5,7 @@ import ArgumentParser
 struct ObsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "obsbench",
-        abstract: "Measure what observation strategies cost: read/write latency, and more suites as they land.",
+        abstract: "Measure what observation strategies cost: latency, memory, subscriber scaling, consistency; gate CI on regressions.",
         discussion: """
         Every suite runs each strategy in its own worker process (a release build of this binary), \
         appends rows to <output>/<run-id>/results.csv as each worker finishes, and points \
@@ -13,9 +13,11 @@ struct ObsBench: AsyncParsableCommand {
 
         Exit status: 0 all measured; 1 some workers failed (their error rows are in the CSV) or \
         another failure; 64 bad usage (unknown suite, strategy or format; bad sizes); \
-        73 the output folder cannot be written; 130/143 interrupted by SIGINT/SIGTERM.
+        73 the output folder cannot be written; 130/143 interrupted by SIGINT/SIGTERM. \
+        `compare` and `gate`: 0 no regression, 2 regression, 4 only improvements, 5 baseline \
+        missing or unreadable, 1 any other failure.
         """,
-        subcommands: [RunCommand.self, ListCommand.self, WorkerCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, WorkerCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -1,0 +1,158 @@
+/// What the gate concluded about one metric.
+public enum Verdict: String, Sendable, Comparable {
+    case regression, improvement, unchanged, informational
+    /// Only in the baseline, or only in the current run.
+    case missing, added
+
+    /// Regressions first when listing.
+    public static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.order < rhs.order }
+    private var order: Int {
+        switch self {
+        case .regression: 0
+        case .improvement: 1
+        case .missing: 2
+        case .added: 3
+        case .unchanged: 4
+        case .informational: 5
+        }
+    }
+}
+
+/// One metric compared between a baseline run and the current one.
+public struct MetricComparison: Sendable {
+    public var key: String
+    public var unit: String
+    public var baseline: Double?
+    public var current: Double?
+    /// (current − baseline) / baseline; nil when either is missing or the baseline is 0.
+    public var change: Double? {
+        guard let baseline, let current else { return nil }
+        if baseline == 0 { return current == 0 ? 0 : nil }
+        return (current - baseline) / abs(baseline)
+    }
+    public var verdict: Verdict
+    /// Why: the threshold, tolerance or p-value that decided.
+    public var reason: String
+}
+
+/// Compares every metric two runs share, under a `GatePolicy`, and decides the gate's outcome.
+public struct RunComparison: Sendable {
+    public var comparisons: [MetricComparison]
+    public var policy: GatePolicy
+
+    /// The gate's exit status: 2 any regression, 4 improvements and no regression, 0 otherwise.
+    public var exitStatus: Int32 {
+        if comparisons.contains(where: { $0.verdict == .regression }) { return 2 }
+        if comparisons.contains(where: { $0.verdict == .improvement }) { return 4 }
+        return 0
+    }
+
+    public init(baseline: RunResults, current: RunResults, policy: GatePolicy = GatePolicy()) {
+        self.policy = policy
+        let base = Self.index(baseline, policy: policy)
+        let now = Self.index(current, policy: policy)
+        var comparisons: [MetricComparison] = []
+        for (key, old) in base {
+            guard let new = now[key] else {
+                comparisons.append(MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: "not in the current run"))
+                continue
+            }
+            comparisons.append(Self.compare(key: key, old, new, policy: policy))
+        }
+        for (key, new) in now where base[key] == nil {
+            comparisons.append(MetricComparison(key: key, unit: new.row.unit, baseline: nil, current: new.value, verdict: .added, reason: "not in the baseline"))
+        }
+        self.comparisons = comparisons.sorted { ($0.verdict, $0.key) < ($1.verdict, $1.key) }
+    }
+
+    /// A row's value (median), its raw samples, and the row.
+    struct Measured {
+        var row: ResultRow
+        var value: Double
+        var samples: [Double]
+    }
+
+    static func key(_ row: ResultRow) -> String {
+        "\(row.suite)/\(row.workload)/\(row.strategy)/\(row.metric) objects=\(row.objects) S=\(row.subscribers) c=\(row.concurrency)"
+    }
+
+    /// Rows with a value, keyed by what they measured; timings normalised to `plain` if asked.
+    static func index(_ run: RunResults, policy: GatePolicy) -> [String: Measured] {
+        var samples: [String: [Double]] = [:]
+        for sample in run.samples {
+            samples["\(sample.suite)/\(sample.workload)/\(sample.strategy)/\(sample.metric) S=\(sample.subscribers)", default: []].append(sample.value)
+        }
+        var floors: [String: Double] = [:]
+        if policy.normalizeToPlain {
+            for row in run.rows where row.strategy == "plain" && row.metric == "latency" {
+                if let median = row.statistics?.median, median > 0 { floors["\(row.suite)/\(row.workload) S=\(row.subscribers)"] = median }
+            }
+        }
+        var index: [String: Measured] = [:]
+        for row in run.rows where !row.isError {
+            guard let median = row.statistics?.median else { continue }
+            var value = median
+            var raw = samples["\(row.suite)/\(row.workload)/\(row.strategy)/\(row.metric) S=\(row.subscribers)"] ?? []
+            if policy.normalizeToPlain, GatePolicy.metricClass(row.metric) == .timing {
+                guard let floor = floors["\(row.suite)/\(row.workload) S=\(row.subscribers)"] else { continue }
+                value /= floor
+                raw = raw.map { $0 / floor }
+            }
+            index[key(row)] = Measured(row: row, value: value, samples: raw)
+        }
+        return index
+    }
+
+    static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy) -> MetricComparison {
+        var result = MetricComparison(key: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
+                                      baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
+        switch GatePolicy.metricClass(old.row.metric) {
+        case .informational:
+            result.verdict = .informational
+            result.reason = GatePolicy.informationalMetrics[old.row.metric] ?? "not gated"
+        case .count where !policy.gatesAsynchronousCounts && GatePolicy.isAsynchronous(old.row.strategy):
+            result.verdict = .informational
+            result.reason = "asynchronous strategy's count, reported only (--async-counts report)"
+        case .timing where !policy.gatesTimings:
+            result.verdict = .informational
+            result.reason = "timing, reported only (--counts-only)"
+        case .count:
+            let tolerance = policy.countTolerance(strategy: old.row.strategy)
+            let allowed = abs(old.value) * tolerance
+            if new.value > old.value + allowed {
+                result.verdict = .regression
+            } else if new.value < old.value - allowed {
+                result.verdict = .improvement
+            }
+            result.reason = tolerance == 0 ? "exact count" : "count, ±\(Int(tolerance * 100))% tolerance (asynchronous strategy)"
+        case .timing:
+            let threshold = policy.threshold(workload: old.row.workload, metric: old.row.metric)
+            let change = result.change ?? 0
+            guard abs(change) > threshold else {
+                result.reason = "within the \(percent(threshold)) noise threshold"
+                return result
+            }
+            guard !old.samples.isEmpty, !new.samples.isEmpty else {
+                result.verdict = change > 0 ? .regression : .improvement
+                result.reason = "beyond \(percent(threshold)); no raw samples for a significance test"
+                return result
+            }
+            let p = change > 0 ? MannWhitneyU.pValue(new.samples, exceeds: old.samples) : MannWhitneyU.pValue(old.samples, exceeds: new.samples)
+            if p < policy.significance {
+                result.verdict = change > 0 ? .regression : .improvement
+                result.reason = "beyond \(percent(threshold)), Mann-Whitney p = \(format(p))"
+            } else {
+                result.reason = "beyond \(percent(threshold)) but not significant (p = \(format(p)))"
+            }
+        }
+        return result
+    }
+
+    static func percent(_ fraction: Double) -> String {
+        fraction * 100 == (fraction * 100).rounded() ? "\(Int(fraction * 100))%" : "\(fraction * 100)%"
+    }
+
+    static func format(_ p: Double) -> String {
+        p < 0.0001 ? "<0.0001" : String((p * 10_000).rounded() / 10_000)
+    }
+}

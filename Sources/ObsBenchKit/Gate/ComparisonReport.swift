@@ -1,0 +1,62 @@
+import Foundation
+
+/// The gate's printout: a verdict line, then every compared metric (regressions first), as
+/// aligned text or as GitHub-flavoured markdown for a pull-request comment or a step summary.
+public struct ComparisonReport: Sendable {
+    public var comparison: RunComparison
+    public var baselineSource: String
+    public var currentSource: String
+
+    public init(comparison: RunComparison, baselineSource: String, currentSource: String) {
+        self.comparison = comparison
+        self.baselineSource = baselineSource
+        self.currentSource = currentSource
+    }
+
+    public var headline: String {
+        let counts = Dictionary(grouping: comparison.comparisons, by: \.verdict).mapValues(\.count)
+        let verdict = switch comparison.exitStatus {
+        case 2: "REGRESSION"
+        case 4: "improvements only"
+        default: "no regression"
+        }
+        let parts = [Verdict.regression, .improvement, .unchanged, .informational, .missing, .added].compactMap { kind in
+            counts[kind].map { "\($0) \(kind.rawValue)" }
+        }
+        return "\(verdict): " + parts.joined(separator: ", ")
+    }
+
+    var table: [[String]] {
+        comparison.comparisons.map { item in
+            [item.verdict.rawValue, item.key, number(item.baseline), number(item.current),
+             item.change.map { String(format: "%+.1f%%", $0 * 100) } ?? "—", item.unit, item.reason]
+        }
+    }
+
+    static let header = ["verdict", "metric", "baseline", "current", "change", "unit", "why"]
+
+    public func text() -> String {
+        let rows = [Self.header] + table
+        let widths = Self.header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let lines = rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        return "baseline: \(baselineSource)\ncurrent:  \(currentSource)\n\(headline)\n\n" + lines.joined(separator: "\n") + "\n"
+    }
+
+    public func markdown() -> String {
+        let escape = { (cell: String) in cell.replacingOccurrences(of: "|", with: "\\\\|") }
+        let header = "| " + Self.header.joined(separator: " | ") + " |"
+        let rule = "|---|---|---:|---:|---:|---|---|"
+        let body = table.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }
+        return "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n" + ([header, rule] + body).joined(separator: "\n") + "\n"
+    }
+
+    private func number(_ value: Double?) -> String {
+        guard let value else { return "—" }
+        if value == value.rounded(), abs(value) < 1e12 { return String(Int64(value)) }
+        return String(format: abs(value) < 10 ? "%.4g" : "%.1f", value)
+    }
+}

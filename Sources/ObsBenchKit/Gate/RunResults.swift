@@ -1,0 +1,33 @@
+import Foundation
+
+/// One run's results as the gate reads them: `results.csv` and, beside it, `samples.csv` if there.
+public struct RunResults: Sendable {
+    public var rows: [ResultRow]
+    public var samples: [SampleRow]
+    /// Where they were read from, for messages.
+    public var source: String
+
+    public init(rows: [ResultRow], samples: [SampleRow], source: String) {
+        self.rows = rows
+        self.samples = samples
+        self.source = source
+    }
+
+    /// Reads a run folder (or a `latest` link to one) or a results CSV file. Errors name the file,
+    /// the line and the reason.
+    public static func load(_ path: String) throws -> RunResults {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ResultsReader.ReadError(file: path, line: 0, reason: "does not exist")
+        }
+        let folder = URL(fileURLWithPath: path)
+        let resultsFile = isDirectory.boolValue ? folder.appendingPathComponent("results.csv") : folder
+        let samplesFile = resultsFile.deletingLastPathComponent().appendingPathComponent("samples.csv")
+        let rows = try ResultsReader.read(file: resultsFile.path)
+        guard !rows.isEmpty else {
+            throw ResultsReader.ReadError(file: resultsFile.path, line: 1, reason: "no result rows")
+        }
+        let samples = FileManager.default.fileExists(atPath: samplesFile.path) ? try SamplesReader.read(file: samplesFile.path) : []
+        return RunResults(rows: rows, samples: samples, source: resultsFile.path)
+    }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+@testable import obsbench
+import ObsBenchKit
+import Testing
+
+/// The gate's decisions on inputs with known answers: what is a regression, an improvement or
+/// noise, and which exit status each outcome gives.
+@Suite("Regression gate")
+struct GateTests {
+    static func row(_ strategy: String, _ metric: String, _ value: Double, workload: String = "w", unit: String = "u") -> ResultRow {
+        ResultRow(runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
+                  metric: metric, unit: unit, statistics: Statistics(exact: value))
+    }
+
+    static func timing(_ strategy: String, _ samples: [Double], workload: String = "w") -> (ResultRow, [SampleRow]) {
+        let row = ResultRow(runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
+                            metric: "latency", unit: "ns/op", statistics: Statistics(samples))
+        let sampleRows = samples.enumerated().map { SampleRow(runID: "r", suite: "s", workload: workload, strategy: strategy, metric: "latency", unit: "ns/op", index: $0, value: $1) }
+        return (row, sampleRows)
+    }
+
+    static func run(_ rows: [ResultRow], _ samples: [SampleRow] = []) -> RunResults {
+        RunResults(rows: rows, samples: samples, source: "test")
+    }
+
+    static func verdicts(_ comparison: RunComparison) -> [String: Verdict] {
+        Dictionary(uniqueKeysWithValues: comparison.comparisons.map { ($0.key, $0.verdict) })
+    }
+
+    @Test("Mann-Whitney: separated samples are significant, identical ones are not")
+    func mannWhitney() {
+        let low = (0..<30).map { 100 + Double($0) }
+        let high = low.map { $0 + 50 }
+        #expect(MannWhitneyU.pValue(high, exceeds: low) < 1e-6)
+        #expect(MannWhitneyU.pValue(low, exceeds: high) > 0.999)
+        let same = MannWhitneyU.pValue(low, exceeds: low)
+        #expect(same > 0.4 && same < 0.6)
+        #expect(MannWhitneyU.pValue([], exceeds: low) == 1)
+    }
+
+    @Test("a synchronous strategy's count may not grow at all; an asynchronous one's within its tolerance")
+    func counts() {
+        let base = Self.run([Self.row("plain", "fresh_bytes_per_object", 57.2), Self.row("grdb-queue", "fresh_bytes_per_object", 28.0),
+                             Self.row("observable", "allocations_per_write", 12), Self.row("published", "reruns_per_write", 2)])
+        let current = Self.run([Self.row("plain", "fresh_bytes_per_object", 57.3), Self.row("grdb-queue", "fresh_bytes_per_object", 29.0),
+                                Self.row("observable", "allocations_per_write", 14), Self.row("published", "reruns_per_write", 1)])
+        let comparison = RunComparison(baseline: base, current: current)
+        let verdicts = comparison.comparisons.reduce(into: [String: Verdict]()) { $0[$1.key.components(separatedBy: "/")[2]] = $1.verdict }
+        #expect(verdicts["plain"] == .regression, "0.1 B more per object is a regression for an exact count")
+        #expect(verdicts["grdb-queue"] == .unchanged, "3.6% is within the asynchronous tolerance")
+        #expect(verdicts["observable"] == .regression)
+        #expect(verdicts["published"] == .improvement)
+        #expect(comparison.exitStatus == 2)
+        let worse = RunComparison(baseline: base, current: Self.run([Self.row("grdb-queue", "fresh_bytes_per_object", 30.0)]))
+        #expect(worse.comparisons.contains { $0.key.contains("grdb-queue") && $0.verdict == .regression }, "7% is beyond it")
+    }
+
+    @Test("a timing regresses only beyond the threshold and with a significant test on the samples")
+    func timings() throws {
+        let baseSamples = (0..<40).map { 100 + Double($0 % 10) }
+        let (base, baseRaw) = Self.timing("observable", baseSamples)
+        // +10%, every sample slower: a regression.
+        let (slower, slowerRaw) = Self.timing("observable", baseSamples.map { $0 * 1.10 })
+        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw)).exitStatus == 2)
+        // +3%: within the 5% threshold, however significant.
+        let (slight, slightRaw) = Self.timing("observable", baseSamples.map { $0 * 1.03 })
+        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slight], slightRaw)).exitStatus == 0)
+        // −10%: an improvement only.
+        let (faster, fasterRaw) = Self.timing("observable", baseSamples.map { $0 * 0.90 })
+        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([faster], fasterRaw)).exitStatus == 4)
+        // The median moves 20% but the distributions barely differ: not significant, no regression.
+        let bimodal = Array(repeating: 80.0, count: 10) + Array(repeating: 120.0, count: 10)
+        let shifted = Array(repeating: 80.0, count: 9) + Array(repeating: 120.0, count: 10) + [130]
+        let (a, aRaw) = Self.timing("published", bimodal)
+        let (b, bRaw) = Self.timing("published", shifted)
+        let noisy = RunComparison(baseline: Self.run([a], aRaw), current: Self.run([b], bRaw))
+        let item = try #require(noisy.comparisons.first)
+        #expect(try #require(item.change) > 0.05)
+        #expect(item.verdict == .unchanged)
+        #expect(item.reason.contains("not significant"))
+        // A per-metric threshold overrides the default.
+        let lenient = GatePolicy(timingThresholds: ["w/latency": 0.15])
+        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw), policy: lenient).exitStatus == 0)
+    }
+
+    @Test("normalised to plain, a uniformly slower machine is not a regression")
+    func normalisation() {
+        let base = Self.run([Self.row("plain", "latency", 10, unit: "ns/op"), Self.row("observable", "latency", 100, unit: "ns/op")])
+        let current = Self.run([Self.row("plain", "latency", 20, unit: "ns/op"), Self.row("observable", "latency", 200, unit: "ns/op")])
+        #expect(RunComparison(baseline: base, current: current).exitStatus == 2)
+        #expect(RunComparison(baseline: base, current: current, policy: GatePolicy(normalizeToPlain: true)).exitStatus == 0)
+    }
+
+    @Test("metrics only in one run are listed, informational ones never gate, error rows are skipped")
+    func missingAddedInformational() {
+        let base = Self.run([Self.row("plain", "reruns_per_write", 0), Self.row("plain", "loop_overhead", 1), Self.row("plain", "bytes_per_subscriber", 300)])
+        var error = ResultRow.error(runID: "r", suite: "s", strategy: "plain", message: "crashed")
+        error.workload = "w"
+        let current = Self.run([Self.row("plain", "loop_overhead", 5), Self.row("plain", "allocations_per_write", 0), error])
+        let comparison = RunComparison(baseline: base, current: current)
+        #expect(comparison.comparisons.map(\.verdict).sorted() == [.missing, .missing, .added, .informational])
+        #expect(comparison.exitStatus == 0)
+    }
+
+    @Test("gate: a missing baseline exits 5; a malformed one names its file and line; identical runs exit 0")
+    func gateCommand() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-gate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let good = root.appendingPathComponent("good")
+        try FileManager.default.createDirectory(at: good, withIntermediateDirectories: true)
+        let rows = [Self.row("plain", "reruns_per_write", 0), Self.row("observable", "reruns_per_write", 1)]
+        try Data((CSV.line(ResultRow.columns) + rows.map { CSV.line($0.fields) }.joined()).utf8).write(to: good.appendingPathComponent("results.csv"))
+        let truncated = root.appendingPathComponent("truncated.csv")
+        try Data((CSV.line(ResultRow.columns) + "r,s,w,plain,main-actor,1\n").utf8).write(to: truncated)
+
+        func status(_ arguments: [String]) -> Int32 {
+            do {
+                var command = try ObsBench.parseAsRoot(arguments)
+                try command.run()
+                return 0
+            } catch {
+                return ObsBench.exitCode(for: error).rawValue
+            }
+        }
+        #expect(status(["gate", "--baseline", root.appendingPathComponent("absent").path, "--current", good.path]) == 5)
+        #expect(status(["gate", "--baseline", truncated.path, "--current", good.path]) == 5)
+        #expect(throws: ResultsReader.ReadError.self) { try RunResults.load(truncated.path) }
+        do {
+            _ = try RunResults.load(truncated.path)
+        } catch let error as ResultsReader.ReadError {
+            #expect(error.line == 2)
+            #expect(error.file == truncated.path)
+        }
+        #expect(status(["compare", good.path, good.path]) == 0)
+        #expect(status(["compare", good.path, root.appendingPathComponent("absent").path]) == 1)
+        #expect(status(["gate", "--baseline", good.path, "--current", good.path, "--metric-threshold", "oops"]) == 64)
+    }
+}
