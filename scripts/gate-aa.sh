@@ -19,9 +19,9 @@ done
 counts_false=0; timing_false=0
 for i in $(seq 2 "$runs"); do
     set +e
-    "$bin" gate --baseline "$out/run-1/latest" --current "$out/run-$i/latest" --counts-only --async-counts report > "$out/gate-counts-$i.txt" 2>&1
+    "$bin" gate --baseline "$out/run-1/latest" --current "$out/run-$i/latest" --counts-only --async-counts report > "$out/gate-counts-$i.txt" 2>/dev/null
     counts=$?
-    "$bin" gate --baseline "$out/run-1/latest" --current "$out/run-$i/latest" --async-counts report > "$out/gate-all-$i.txt" 2>&1
+    "$bin" gate --baseline "$out/run-1/latest" --current "$out/run-$i/latest" --async-counts report > "$out/gate-all-$i.txt" 2>/dev/null
     all=$?
     set -e
     [ "$counts" -eq 2 ] && counts_false=$((counts_false + 1))

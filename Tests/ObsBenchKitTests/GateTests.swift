@@ -92,7 +92,7 @@ struct GateTests {
         #expect(RunComparison(baseline: base, current: current, policy: GatePolicy(normalizeToPlain: true)).exitStatus == 0)
     }
 
-    @Test("metrics only in one run are listed, informational ones never gate, error rows are skipped")
+    @Test("metrics only in one run are listed and a missing one fails the gate; informational ones never gate; error rows are skipped")
     func missingAddedInformational() {
         let base = Self.run([Self.row("plain", "reruns_per_write", 0), Self.row("plain", "loop_overhead", 1), Self.row("plain", "bytes_per_subscriber", 300)])
         var error = ResultRow.error(runID: "r", suite: "s", strategy: "plain", message: "crashed")
@@ -100,7 +100,9 @@ struct GateTests {
         let current = Self.run([Self.row("plain", "loop_overhead", 5), Self.row("plain", "allocations_per_write", 0), error])
         let comparison = RunComparison(baseline: base, current: current)
         #expect(comparison.comparisons.map(\.verdict).sorted() == [.missing, .missing, .added, .informational])
-        #expect(comparison.exitStatus == 0)
+        #expect(comparison.exitStatus == 2, "a metric the baseline has and the run lost (a crash) must not pass")
+        let onlyAdded = RunComparison(baseline: Self.run([Self.row("plain", "loop_overhead", 1)]), current: Self.run([Self.row("plain", "loop_overhead", 2), Self.row("plain", "reruns_per_write", 0)]))
+        #expect(onlyAdded.exitStatus == 0)
     }
 
     @Test("gate: a missing baseline exits 5; a malformed one names its file and line; identical runs exit 0")

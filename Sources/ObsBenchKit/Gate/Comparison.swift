@@ -40,9 +40,10 @@ public struct RunComparison: Sendable {
     public var comparisons: [MetricComparison]
     public var policy: GatePolicy
 
-    /// The gate's exit status: 2 any regression, 4 improvements and no regression, 0 otherwise.
+    /// The gate's exit status: 2 any regression or any metric missing from the current run (a
+    /// strategy that now crashes must not pass), 4 improvements and nothing worse, 0 otherwise.
     public var exitStatus: Int32 {
-        if comparisons.contains(where: { $0.verdict == .regression }) { return 2 }
+        if comparisons.contains(where: { $0.verdict == .regression || $0.verdict == .missing }) { return 2 }
         if comparisons.contains(where: { $0.verdict == .improvement }) { return 4 }
         return 0
     }

@@ -16,7 +16,7 @@ public struct ComparisonReport: Sendable {
     public var headline: String {
         let counts = Dictionary(grouping: comparison.comparisons, by: \.verdict).mapValues(\.count)
         let verdict = switch comparison.exitStatus {
-        case 2: "REGRESSION"
+        case 2: counts[.regression] != nil ? "REGRESSION" : "FAILED (metrics missing from the current run)"
         case 4: "improvements only"
         default: "no regression"
         }
@@ -47,7 +47,7 @@ public struct ComparisonReport: Sendable {
     }
 
     public func markdown() -> String {
-        let escape = { (cell: String) in cell.replacingOccurrences(of: "|", with: "\\\\|") }
+        let escape = { (cell: String) in cell.replacingOccurrences(of: "|", with: "\\|") }
         let header = "| " + Self.header.joined(separator: " | ") + " |"
         let rule = "|---|---|---:|---:|---:|---|---|"
         let body = table.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }

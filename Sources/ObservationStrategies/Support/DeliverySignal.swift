@@ -9,6 +9,8 @@ import Synchronization
 final class DeliverySignal: Sendable {
     private struct State {
         var generation = 0
+        /// Bumped by the timeout's timer: wakes waiters without counting as a delivery.
+        var wakeups = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -26,11 +28,13 @@ final class DeliverySignal: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Returns once a `signal()` has happened after `generation` was read.
-    func wait(after generation: Int) async {
+    /// Returns once a `signal()` has happened after `generation` was read (or, when `wakeups` is
+    /// given, a timer wake-up after that count was read).
+    func wait(after generation: Int, wakeups: Int? = nil) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let alreadySignalled = state.withLock { state -> Bool in
                 if state.generation != generation { return true }
+                if let wakeups, state.wakeups != wakeups { return true }
                 state.waiters.append(continuation)
                 return false
             }
@@ -62,10 +66,12 @@ final class DeliverySignal: Sendable {
         let timer = makeTimeout(at: deadline)
         defer { timer.cancel() }
         while true {
-            let seen = generation
+            // Both counters are read before the checks, so a delivery or the timer firing between
+            // the checks and the wait still ends the wait (no lost wake-up).
+            let (seen, woken) = state.withLock { ($0.generation, $0.wakeups) }
             if isSettled() { return true }
             if DispatchTime.now() >= deadline { return false }
-            await wait(after: seen)
+            await wait(after: seen, wakeups: woken)
             if generation != seen {
                 deadline = DispatchTime.now() + timeoutSeconds
                 timer.schedule(deadline: deadline)
@@ -76,6 +82,7 @@ final class DeliverySignal: Sendable {
     /// Wakes the waiters without counting a delivery (the timeout's timer).
     private func wake() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.wakeups &+= 1
             defer { state.waiters.removeAll() }
             return state.waiters
         }

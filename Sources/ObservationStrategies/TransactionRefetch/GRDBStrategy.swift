@@ -82,9 +82,6 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
     public func transaction(_ writes: [FieldWrite]) throws {
         for write in writes { _ = try recordIndex(of: write.id, count: count) }
         let stamp = version.advance()
-        for write in writes {
-            for view in (readers[FieldRef(write.id, write.value.field)] ?? [:]).values { view.requireVersion(stamp) }
-        }
         try storeCall {
             try database.write { db in
                 for write in writes {
@@ -93,6 +90,10 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
                     try update.execute(arguments: [TaskTable.databaseValue(write.value), stamp, write.id])
                 }
             }
+        }
+        // Only a committed write gives views a version to wait for.
+        for write in writes {
+            for view in (readers[FieldRef(write.id, write.value.field)] ?? [:]).values { view.requireVersion(stamp) }
         }
     }
 
