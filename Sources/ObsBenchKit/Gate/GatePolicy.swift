@@ -49,6 +49,11 @@ public struct GatePolicy: Sendable {
         "reruns_needed_per_write": "fixed by the topology",
         "growth_exponent": "derived from timings; the timings are gated",
         "bytes_left_after_teardown": "moves with runtime and dispatch caches released on their own schedule",
+        "throughput": "derived from the latency timing, which is gated",
+        "voluntary_switches_per_1000_hops": "kernel scheduling: moves with the machine's load",
+        "involuntary_switches_per_1000_hops": "kernel scheduling: moves with the machine's load",
+        "threads": "the runtime's thread pools grow on their own schedule",
+        "caller_threads_observed": "the runtime's thread pools grow on their own schedule",
     ]
 
     public static func metricClass(_ metric: String) -> MetricClass {

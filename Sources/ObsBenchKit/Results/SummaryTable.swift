@@ -8,6 +8,8 @@ public struct SummaryTable: Sendable {
     public var columns: [String]
     /// What the cells hold, printed after the suite's name.
     public var unit: String
+    /// What the first column names: a strategy, or (hops) an isolation kind.
+    public var rowLabel = "strategy"
     /// Strategy name, then one cell per column.
     public var rows: [(strategy: String, cells: [String])]
 
@@ -18,6 +20,33 @@ public struct SummaryTable: Sendable {
         case .memory: self.init(memoryOf: suite, rows: allRows, strategies: strategies)
         case .scaling: self.init(scalingOf: suite, rows: allRows, strategies: strategies)
         case .consistency: self.init(consistencyOf: suite, rows: allRows, strategies: strategies)
+        case .hops: self.init(hopsOf: suite, rows: allRows)
+        }
+    }
+
+    /// Per isolation kind (a row each) and caller count (a column each): the median round trip and
+    /// its ratio to a default actor's with as many callers, measured in the same run.
+    init(hopsOf suite: Suite, rows allRows: [ResultRow]) {
+        self.suite = suite.name
+        let latency = allRows.filter { $0.suite == suite.name && $0.metric == "latency" }
+        let concurrencies = RoundTripHopWorkload.concurrencies
+        columns = concurrencies.map { $0 == 1 ? "1 caller" : "\($0) callers" }
+        unit = "median round trip per caller (× default actor, same callers)"
+        rowLabel = "isolation"
+        let failed = allRows.contains { $0.suite == suite.name && $0.isError }
+        rows = RoundTripHopWorkload.Kind.allCases.map { kind in
+            func median(_ executor: String, _ callers: Int) -> Double? {
+                latency.first { $0.executor == executor && $0.concurrency == callers }?.statistics?.median
+            }
+            let cells = concurrencies.map { callers -> String in
+                guard let value = median(kind.rawValue, callers) else { return failed ? "error" : "—" }
+                var cell = Self.format(nanoseconds: value)
+                if let floor = median(RoundTripHopWorkload.Kind.defaultActor.rawValue, callers), floor > 0 {
+                    cell += " (×" + Self.format(ratio: value / floor) + ")"
+                }
+                return cell
+            }
+            return (kind.rawValue, cells)
         }
     }
 
@@ -158,7 +187,7 @@ public struct SummaryTable: Sendable {
 
     /// A plain-text table with aligned columns.
     public func text() -> String {
-        let header = ["strategy"] + columns
+        let header = [rowLabel] + columns
         let body = rows.map { [$0.strategy] + $0.cells }
         let widths = header.indices.map { index in
             ([header] + body).map { $0[index].count }.max() ?? 0
@@ -175,7 +204,7 @@ public struct SummaryTable: Sendable {
 
     /// A GitHub-flavoured markdown table.
     public func markdown() -> String {
-        let header = "| strategy | " + columns.joined(separator: " | ") + " |"
+        let header = "| \(rowLabel) | " + columns.joined(separator: " | ") + " |"
         let rule = "|---|" + columns.map { _ in "---:" }.joined(separator: "|") + "|"
         let body = rows.map { "| \($0.strategy) | " + $0.cells.joined(separator: " | ") + " |" }
         return "### \(suite) — \(unit)\n\n" + ([header, rule] + body).joined(separator: "\n") + "\n"

@@ -21,6 +21,12 @@ public struct RunPlan: Sendable {
         self.workerTimeoutSeconds = workerTimeoutSeconds
     }
 
+    /// The strategies `suite` runs workers for: all selected ones, or (for a suite that measures
+    /// no strategy) the first, whose worker measures the suite once.
+    public func strategies(of suite: Suite) -> [StrategyEntry] {
+        suite.independentOfStrategies ? Array(strategies.prefix(1)) : strategies
+    }
+
     /// How many rounds `suite` runs each strategy in.
     public func rounds(of suite: Suite) -> Int {
         rounds ?? suite.defaultRounds
@@ -88,13 +94,14 @@ public final class BenchmarkRun {
     }
 
     public func execute() async {
-        let progress = ProgressReporter(totalJobs: plan.suites.reduce(0) { $0 + plan.rounds(of: $1) * plan.strategies.count })
+        let progress = ProgressReporter(totalJobs: plan.suites.reduce(0) { $0 + plan.rounds(of: $1) * plan.strategies(of: $1).count })
         for suite in plan.suites {
             let rounds = plan.rounds(of: suite)
+            let strategies = plan.strategies(of: suite)
             var perStrategy: [String: (rounds: [[ResultRow]], samples: [SampleRow])] = [:]
             for round in 1...rounds {
-                for strategy in plan.strategies {
-                    let label = rounds > 1 ? "\(strategy.name) (round \(round)/\(rounds))" : strategy.name
+                for strategy in strategies {
+                    let label = suite.independentOfStrategies ? suite.name : rounds > 1 ? "\(strategy.name) (round \(round)/\(rounds))" : strategy.name
                     progress.starting(suite: suite.name, strategy: label)
                     let begin = MonotonicClock.now()
                     var (output, failure) = await runWorker(suite: suite, strategy: strategy, round: round)
@@ -110,7 +117,7 @@ public final class BenchmarkRun {
                     progress.finished(suite: suite.name, strategy: label, seconds: seconds, error: failure)
                 }
             }
-            for strategy in plan.strategies {
+            for strategy in strategies {
                 guard let measured = perStrategy[strategy.name] else { continue }
                 let merged = RoundMerger.merge(rounds: measured.rounds, samples: measured.samples)
                 do {

@@ -29,7 +29,13 @@ public struct Suite: Sendable {
         case scaling
         /// Per writer count: torn observations per 1,000 transactions and re-runs per transaction.
         case consistency
+        /// Per isolation kind and caller count: round-trip latency and its ratio to a default actor.
+        case hops
     }
+
+    /// Whether the suite measures something other than the strategies (actor hops): it then runs
+    /// in one worker, whatever `--strategy` says, and its rows name no strategy (`-`).
+    public var independentOfStrategies: Bool { headline == .hops }
 
     public init(name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false, headline: Headline = .latency, workloads: [any Workload]) {
         self.name = name
@@ -87,6 +93,13 @@ public enum SuiteRegistry {
             defaultObjects: 20,
             headline: .consistency,
             workloads: [InvariantWorkload(writers: 1), InvariantWorkload(writers: 2)]
+        ),
+        Suite(
+            name: "hops",
+            summary: "round trips across isolation: default actor, main actor, dedicated-thread executor, TaskExecutor preference, DispatchQueue, Mutex; 1/2/8/64 callers",
+            defaultObjects: 0,
+            headline: .hops,
+            workloads: RoundTripHopWorkload.Kind.allCases.map { RoundTripHopWorkload(kind: $0) }
         ),
     ]
 

@@ -1,0 +1,146 @@
+import Synchronization
+
+/// Round trips into one kind of isolation and back, with 1, 2, 8 and 64 concurrent callers:
+/// per-caller latency, throughput, context switches per 1,000 hops, the threads the process has,
+/// and how many distinct threads ran the callers (the pool width observed).
+///
+/// Callers are child tasks on the cooperative pool (or, for `task-executor`, tasks preferring a
+/// thread-pool `TaskExecutor`); `main-to-actor` is the main actor itself calling a default actor.
+/// The harness only awaits; nothing it does blocks a pool thread (the `dispatch-queue-sync`
+/// store does, by design: that is what a GCD store's synchronous read costs).
+public struct RoundTripHopWorkload: Workload {
+    /// Where the value lives and who calls it.
+    public enum Kind: String, Sendable, CaseIterable {
+        case defaultActor = "default-actor"
+        case mainActor = "main-actor"
+        case dedicatedThreadActor = "dedicated-thread-actor"
+        case taskExecutorToActor = "task-executor-to-actor"
+        case dispatchQueueSync = "dispatch-queue-sync"
+        case mutex = "mutex"
+        case mainToActor = "main-to-actor"
+
+        var summary: String {
+            switch self {
+            case .defaultActor: "pool tasks call a default actor"
+            case .mainActor: "pool tasks call the main actor (main thread, drained by the worker)"
+            case .dedicatedThreadActor: "pool tasks call an actor whose executor is a dedicated thread (SE-0392)"
+            case .taskExecutorToActor: "tasks preferring a 2-thread TaskExecutor (SE-0417) call a default actor"
+            case .dispatchQueueSync: "pool tasks read through a serial DispatchQueue's sync"
+            case .mutex: "pool tasks read through a Mutex (no hop: the floor)"
+            case .mainToActor: "the main actor calls a default actor (one caller)"
+            }
+        }
+    }
+
+    public let kind: Kind
+    public var name: String { "hop-\(kind.rawValue)" }
+    public var summary: String { kind.summary }
+
+    public static let concurrencies = [1, 2, 8, 64]
+
+    public init(kind: Kind) {
+        self.kind = kind
+    }
+
+    public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
+        let dedicated = kind == .dedicatedThreadActor ? DedicatedThreadExecutor(name: "obsbench-actor") : nil
+        let pool = kind == .taskExecutorToActor ? ThreadPoolTaskExecutor(name: "obsbench-executor", threads: 2) : nil
+        defer {
+            dedicated?.shutdown()
+            pool?.shutdown()
+        }
+        let store: any HopStore = switch kind {
+        case .defaultActor, .taskExecutorToActor, .mainToActor: DefaultActorStore()
+        case .mainActor: MainActorStore()
+        case .dedicatedThreadActor: DedicatedThreadActorStore(executor: dedicated!)
+        case .dispatchQueueSync: DispatchQueueStore()
+        case .mutex: MutexStore()
+        }
+        // Long samples (10 ms; --quick: 2 ms), so the fixed cost of starting the callers and
+        // resuming the main actor once per sample is a small part, and is then subtracted.
+        var settings = context.sampler
+        settings.targetSampleNanoseconds = context.quick ? 2_000_000 : 10_000_000
+        settings.budgetNanoseconds /= 2
+        settings.warmUpNanoseconds /= 2
+        var output = WorkloadOutput()
+        for callers in kind == .mainToActor ? [1] : Self.concurrencies {
+            let threads = ThreadSet()
+            var hops = 0
+            let before = ProcessCounters.read()
+            let sampled = try await Sampler(settings: settings).sample({ iterations in
+                hops += iterations * callers
+                if kind == .mainToActor {
+                    for _ in 0..<iterations { blackHole(await store.read()) }
+                } else {
+                    await Self.callers(callers, iterations: iterations, preferring: pool, threads: threads) { await store.read() }
+                }
+            }, emptyBatch: { iterations in
+                if kind == .mainToActor {
+                    for index in 0..<iterations { blackHole(index) }
+                } else {
+                    await Self.callers(callers, iterations: iterations, preferring: pool, threads: nil) { 1 }
+                }
+            })
+            let after = ProcessCounters.read()
+            var latency = context.latencyOutput(
+                workload: name, subscribers: 0, sampled: sampled,
+                note: "\(kind.summary); \(callers) concurrent caller(s); ns per round trip as each caller sees it")
+            for index in latency.rows.indices {
+                latency.rows[index].strategy = "-"
+                latency.rows[index].executor = kind.rawValue
+                latency.rows[index].concurrency = callers
+            }
+            for index in latency.samples.indices {
+                latency.samples[index].strategy = "-"
+                latency.samples[index].subscribers = callers
+            }
+            output.append(latency)
+            func row(_ metric: String, _ unit: String, _ value: Double?, _ note: String) -> ResultRow {
+                var row = context.countRow(workload: name, objects: 0, subscribers: 0, metric: metric, unit: unit, value: value, note: note)
+                row.strategy = "-"
+                row.executor = kind.rawValue
+                row.concurrency = callers
+                return row
+            }
+            let median = Statistics.percentile(sampled.nanosecondsPerOperation.sorted(), 0.5)
+            let unavailable = "not measurable here: no /proc/self/task"
+            output.rows += [
+                row("throughput", "hops/s", median > 0 ? Double(callers) * 1e9 / median : nil, "callers / median round trip"),
+                row("voluntary_switches_per_1000_hops", "switches/1000 hops",
+                    before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) * 1_000 / Double(max(hops, 1)) } },
+                    before == nil ? unavailable : "all threads, over the whole measurement (warm-up and the empty loop's task spawns included), \(hops) hops"),
+                row("involuntary_switches_per_1000_hops", "switches/1000 hops",
+                    before.flatMap { b in after.map { Double($0.involuntarySwitches - b.involuntarySwitches) * 1_000 / Double(max(hops, 1)) } },
+                    before == nil ? unavailable : "all threads, over the whole measurement, \(hops) hops"),
+                row("threads", "threads", after.map { Double($0.threads) }, after == nil ? unavailable : "threads in the process after the measurement"),
+                row("caller_threads_observed", "threads", Double(threads.count), "distinct threads the callers ran on (the pool width they got)"),
+            ]
+        }
+        return output
+    }
+
+    /// Runs `callers` child tasks, each making `iterations` calls of `body`; records the thread
+    /// each caller started on in `threads`.
+    static func callers(_ callers: Int, iterations: Int, preferring executor: ThreadPoolTaskExecutor?, threads: ThreadSet?, _ body: @escaping @Sendable () async -> Int) async {
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<callers {
+                let loop: @Sendable () async -> Void = {
+                    threads?.insert(ProcessCounters.currentThreadID())
+                    for _ in 0..<iterations { blackHole(await body()) }
+                }
+                if let executor {
+                    group.addTask(executorPreference: executor, operation: loop)
+                } else {
+                    group.addTask(operation: loop)
+                }
+            }
+        }
+    }
+}
+
+/// The distinct threads callers ran on.
+final class ThreadSet: Sendable {
+    private let ids = Mutex<Set<Int>>([])
+    func insert(_ id: Int) { ids.withLock { _ = $0.insert(id) } }
+    var count: Int { ids.withLock { $0.count } }
+}

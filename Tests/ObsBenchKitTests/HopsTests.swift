@@ -1,0 +1,73 @@
+import Foundation
+import ObsBenchKit
+import Testing
+
+/// The executors behind the hops suite really run work where they say, and the suite writes a row
+/// for every isolation kind and caller count.
+@Suite("Executors and hops")
+struct HopsTests {
+    actor PinnedActor {
+        let executor: DedicatedThreadExecutor
+        init(executor: DedicatedThreadExecutor) { self.executor = executor }
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+        func threadID() -> Int { ProcessCounters.currentThreadID() }
+    }
+
+    @Test("an actor on a DedicatedThreadExecutor runs on that thread, call after call")
+    func dedicatedThread() async {
+        let executor = DedicatedThreadExecutor(name: "obsbench-test-actor")
+        defer { executor.shutdown() }
+        let pinned = PinnedActor(executor: executor)
+        for _ in 0..<5 {
+            let ran = await pinned.threadID()
+            #expect(ran == executor.threadID, "ran on \(ran), the executor's thread is \(String(describing: executor.threadID))")
+        }
+    }
+
+    @Test("a task preferring a ThreadPoolTaskExecutor runs its nonisolated code on the pool's threads")
+    func taskExecutorPreference() async {
+        let pool = ThreadPoolTaskExecutor(name: "obsbench-test-pool", threads: 2)
+        defer { pool.shutdown() }
+        let ran = await withTaskExecutorPreference(pool) {
+            await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<4 { group.addTask { ProcessCounters.currentThreadID() } }
+                var ids: [Int] = []
+                for await id in group { ids.append(id) }
+                return ids
+            }
+        }
+        #expect(ran.count == 4)
+        #expect(ran.allSatisfy { pool.threadIDs.contains($0) }, "ran on \(ran), the pool's threads are \(pool.threadIDs)")
+    }
+
+    #if os(Linux)
+    @Test("process counters read every thread's context switches and never go backwards")
+    func processCounters() throws {
+        let first = try #require(ProcessCounters.read())
+        Thread.sleep(forTimeInterval: 0.002) // one voluntary switch at least
+        let second = try #require(ProcessCounters.read())
+        #expect(first.threads >= 1)
+        #expect(second.voluntarySwitches > first.voluntarySwitches)
+        #expect(second.involuntarySwitches >= first.involuntarySwitches)
+    }
+    #endif
+
+    @Test("the hops suite writes latency, throughput and counter rows for every caller count")
+    @MainActor
+    func rows() async throws {
+        let entry = try #require(StrategyRegistryLookup.first)
+        let context = WorkloadContext(runID: "t", suite: "hops", strategy: entry, sampler: .quick, objects: 0, quick: true)
+        let output = try await RoundTripHopWorkload(kind: .mutex).run(context)
+        for callers in RoundTripHopWorkload.concurrencies {
+            let rows = output.rows.filter { $0.concurrency == callers }
+            #expect(Set(rows.map(\.metric)) == ["latency", "loop_overhead", "throughput", "voluntary_switches_per_1000_hops", "involuntary_switches_per_1000_hops", "threads", "caller_threads_observed"])
+            #expect(rows.allSatisfy { $0.executor == "mutex" && $0.strategy == "-" })
+        }
+        #expect(Set(output.samples.map(\.subscribers)) == Set(RoundTripHopWorkload.concurrencies), "samples carry their caller count")
+    }
+}
+
+import ObservationStrategies
+enum StrategyRegistryLookup {
+    static var first: StrategyEntry? { StrategyRegistry.all.first }
+}
