@@ -5,7 +5,7 @@ import ArgumentParser
 struct ObsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "obsbench",
-        abstract: "Measure what observation strategies cost: latency, memory, subscriber scaling, consistency; gate CI on regressions.",
+        abstract: "Measure what observation strategies cost: latency, memory, subscriber scaling, consistency, actor hops; gate CI on regressions.",
         discussion: """
         Every suite runs each strategy in its own worker process (a release build of this binary), \
         appends rows to <output>/<run-id>/results.csv as each worker finishes, and points \

@@ -67,6 +67,20 @@ struct HopsTests {
     }
 }
 
+extension HopsTests {
+    @Test("a background write reaches the main-actor view, whether the value or the ID is handed over", arguments: WriteToViewHopWorkload.Handoff.allCases)
+    @MainActor
+    func writeToView(handoff: WriteToViewHopWorkload.Handoff) async throws {
+        let entry = try #require(StrategyRegistryLookup.first)
+        let context = WorkloadContext(runID: "t", suite: "hops", strategy: entry, sampler: .quick, objects: 0, quick: true)
+        // The workload throws if the view does not show the last write when sampling ends.
+        let output = try await WriteToViewHopWorkload(handoff: handoff).run(context)
+        let latency = try #require(output.rows.first { $0.metric == "latency" })
+        #expect(latency.executor == "background-actor-to-main-actor")
+        #expect(latency.workload == "e2e-\(handoff.rawValue)")
+    }
+}
+
 import ObservationStrategies
 enum StrategyRegistryLookup {
     static var first: StrategyEntry? { StrategyRegistry.all.first }

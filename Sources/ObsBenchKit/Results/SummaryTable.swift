@@ -48,6 +48,16 @@ public struct SummaryTable: Sendable {
             }
             return (kind.rawValue, cells)
         }
+        // The write-to-view cases: one caller (the main actor) each.
+        for handoff in WriteToViewHopWorkload.Handoff.allCases {
+            let workload = WriteToViewHopWorkload(handoff: handoff).name
+            let value = latency.first { $0.workload == workload }?.statistics?.median
+            var first = value.map { Self.format(nanoseconds: $0) } ?? (failed ? "error" : "—")
+            if let value, let floor = latency.first(where: { $0.executor == RoundTripHopWorkload.Kind.defaultActor.rawValue && $0.concurrency == 1 })?.statistics?.median, floor > 0 {
+                first += " (×" + Self.format(ratio: value / floor) + ")"
+            }
+            rows.append((workload, [first] + Array(repeating: "—", count: concurrencies.count - 1)))
+        }
     }
 
     /// Per topology: the fitted growth of write latency with S, and the latency at the largest S.

@@ -99,7 +99,8 @@ public enum SuiteRegistry {
             summary: "round trips across isolation: default actor, main actor, dedicated-thread executor, TaskExecutor preference, DispatchQueue, Mutex; 1/2/8/64 callers",
             defaultObjects: 0,
             headline: .hops,
-            workloads: RoundTripHopWorkload.Kind.allCases.map { RoundTripHopWorkload(kind: $0) }
+            workloads: RoundTripHopWorkload.Kind.allCases.map { RoundTripHopWorkload(kind: $0) as any Workload }
+                + WriteToViewHopWorkload.Handoff.allCases.map { WriteToViewHopWorkload(handoff: $0) as any Workload }
         ),
     ]
 

@@ -1,0 +1,86 @@
+/// A write made on a background actor and shown by a view on the main actor: the background actor
+/// either sends the new value to the view, or passes the record's ID and the view re-fetches it
+/// from the background actor (one more round trip). Measured per event, from the main actor's
+/// call that makes the write to the view having updated and control being back with the caller.
+public struct WriteToViewHopWorkload: Workload {
+    /// How the change reaches the view.
+    public enum Handoff: String, Sendable, CaseIterable {
+        case sendValue = "send-value"
+        case passID = "pass-id"
+    }
+
+    public let handoff: Handoff
+    public var name: String { "e2e-\(handoff.rawValue)" }
+    public var summary: String {
+        switch handoff {
+        case .sendValue: "a background actor writes, then sends the value to a main-actor view"
+        case .passID: "a background actor writes, then passes the ID; the main-actor view re-fetches it from the actor"
+        }
+    }
+
+    public init(handoff: Handoff) {
+        self.handoff = handoff
+    }
+
+    public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
+        let background = BackgroundRecords()
+        let view = RecordView()
+        var next = 0
+        var settings = context.sampler
+        settings.targetSampleNanoseconds = context.quick ? 2_000_000 : 10_000_000
+        settings.budgetNanoseconds /= 2
+        settings.warmUpNanoseconds /= 2
+        let handoff = handoff
+        let sampled = try await Sampler(settings: settings).sample({ iterations in
+            for _ in 0..<iterations {
+                next &+= 1
+                await background.write(next, to: 1, showingOn: view, by: handoff)
+            }
+        }, emptyBatch: { iterations in
+            for _ in 0..<iterations {
+                next &+= 1
+                blackHole(next)
+            }
+        })
+        guard view.shown == next else {
+            throw WorkloadError.viewFailed("the view shows \(view.shown), the last write was \(next)")
+        }
+        var output = context.latencyOutput(workload: name, subscribers: 1, sampled: sampled,
+                                           note: "\(summary); from the main actor's call to the view updated and back")
+        for index in output.rows.indices {
+            output.rows[index].strategy = "-"
+            output.rows[index].executor = "background-actor-to-main-actor"
+            output.rows[index].objects = 1
+        }
+        for index in output.samples.indices { output.samples[index].strategy = "-" }
+        return output
+    }
+}
+
+/// The records, isolated to a background (default) actor.
+actor BackgroundRecords {
+    private var values: [Int: Int] = [1: 0]
+
+    func value(of id: Int) -> Int { values[id] ?? 0 }
+
+    /// Writes, then gets the change to the view the way `handoff` says.
+    func write(_ value: Int, to id: Int, showingOn view: RecordView, by handoff: WriteToViewHopWorkload.Handoff) async {
+        values[id] = value
+        switch handoff {
+        case .sendValue: await view.show(value)
+        case .passID: await view.refresh(id, from: self)
+        }
+    }
+}
+
+/// A view on the main actor that shows one record's value.
+@MainActor
+final class RecordView {
+    private(set) var shown = 0
+
+    func show(_ value: Int) { shown = value }
+
+    func refresh(_ id: Int, from records: BackgroundRecords) async {
+        shown = await records.value(of: id)
+    }
+}
