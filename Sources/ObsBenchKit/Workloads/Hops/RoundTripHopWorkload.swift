@@ -5,7 +5,8 @@ import Synchronization
 /// and how many distinct threads ran the callers (the pool width observed).
 ///
 /// Callers are child tasks on the cooperative pool (or, for `task-executor`, tasks preferring a
-/// thread-pool `TaskExecutor`); `main-to-actor` is the main actor itself calling a default actor.
+/// thread-pool `TaskExecutor`); for `main-to-actor` they are main-actor tasks calling a default
+/// actor (one caller: the main actor's own loop).
 /// The harness only awaits; nothing it does blocks a pool thread (the `dispatch-queue-sync`
 /// store does, by design: that is what a GCD store's synchronous read costs).
 public struct RoundTripHopWorkload: Workload {
@@ -27,7 +28,7 @@ public struct RoundTripHopWorkload: Workload {
             case .taskExecutorToActor: "tasks preferring a 2-thread TaskExecutor (SE-0417) call a default actor"
             case .dispatchQueueSync: "pool tasks read through a serial DispatchQueue's sync"
             case .mutex: "pool tasks read through a Mutex (no hop: the floor)"
-            case .mainToActor: "the main actor calls a default actor (one caller)"
+            case .mainToActor: "main-actor tasks call a default actor"
             }
         }
     }
@@ -63,20 +64,24 @@ public struct RoundTripHopWorkload: Workload {
         settings.budgetNanoseconds /= 2
         settings.warmUpNanoseconds /= 2
         var output = WorkloadOutput()
-        for callers in kind == .mainToActor ? [1] : Self.concurrencies {
+        for callers in Self.concurrencies {
             let threads = ThreadSet()
             var hops = 0
             let before = ProcessCounters.read()
             let sampled = try await Sampler(settings: settings).sample({ iterations in
                 hops += iterations * callers
-                if kind == .mainToActor {
+                if kind == .mainToActor && callers == 1 {
                     for _ in 0..<iterations { blackHole(await store.read()) }
+                } else if kind == .mainToActor {
+                    await Self.mainActorCallers(callers, iterations: iterations, threads: threads) { await store.read() }
                 } else {
                     await Self.callers(callers, iterations: iterations, preferring: pool, threads: threads) { await store.read() }
                 }
             }, emptyBatch: { iterations in
-                if kind == .mainToActor {
+                if kind == .mainToActor && callers == 1 {
                     for index in 0..<iterations { blackHole(index) }
+                } else if kind == .mainToActor {
+                    await Self.mainActorCallers(callers, iterations: iterations, threads: nil) { 1 }
                 } else {
                     await Self.callers(callers, iterations: iterations, preferring: pool, threads: nil) { 1 }
                 }
@@ -135,6 +140,18 @@ public struct RoundTripHopWorkload: Workload {
                 }
             }
         }
+    }
+}
+
+extension RoundTripHopWorkload {
+    /// Runs `callers` main-actor tasks, each making `iterations` calls of `body`, and waits for all.
+    static func mainActorCallers(_ callers: Int, iterations: Int, threads: ThreadSet?, _ body: @escaping @Sendable () async -> Int) async {
+        let loop: @MainActor @Sendable () async -> Void = {
+            threads?.insert(ProcessCounters.currentThreadID())
+            for _ in 0..<iterations { blackHole(await body()) }
+        }
+        let tasks = (0..<callers).map { _ in Task { @MainActor in await loop() } }
+        for task in tasks { await task.value }
     }
 }
 
