@@ -113,7 +113,7 @@ struct CompareCommand: ParsableCommand {
         Timings (ns/op) are a regression only beyond the threshold and significant on the raw \
         samples (samples.csv beside results.csv); exact counts (bytes, allocations, re-runs, torn \
         observations) may not grow (asynchronous strategies: within --async-count-tolerance). \
-        Exit status: 0 no regression; 2 regression, or a baseline metric missing from the new run; \
+        Exit status: 0 no regression; 2 regression, or a judged baseline metric missing from the new run; \
         4 only improvements; 5 baseline missing or unreadable (the message names the file, line and \
         reason); 64 bad options; 1 any other failure.
         """
@@ -139,8 +139,8 @@ struct GateCommand: ParsableCommand {
         abstract: "Judge a run (default: results/latest) against a committed baseline; exit 2 on a regression.",
         discussion: """
         In CI: `obsbench --suite all --quick` then `obsbench gate --baseline results/baseline`. \
-        Same judgement and exit status as `compare`: 0 no regression; 2 regression, or a baseline \
-        metric missing from the run; 4 only improvements; 5 baseline missing or unreadable; \
+        Same judgement and exit status as `compare`: 0 no regression; 2 regression, or a judged \
+        baseline metric missing from the run; 4 only improvements; 5 baseline missing or unreadable; \
         64 bad options; 1 any other failure.
         """
     )

@@ -101,6 +101,14 @@ struct GateTests {
         let comparison = RunComparison(baseline: base, current: current)
         #expect(comparison.comparisons.map(\.verdict).sorted() == [.missing, .missing, .added, .informational])
         #expect(comparison.exitStatus == 2, "a metric the baseline has and the run lost (a crash) must not pass")
+        var valueless = Self.row("plain", "throughput", 0)
+        valueless.statistics = nil
+        let informationalWithoutValue = RunComparison(baseline: Self.run([Self.row("plain", "throughput", 5)]), current: Self.run([valueless]))
+        #expect(informationalWithoutValue.exitStatus == 0, "an informational row without a value this time is not a lost metric")
+        var countWithoutValue = Self.row("plain", "allocations_per_write", 0)
+        countWithoutValue.statistics = nil
+        #expect(RunComparison(baseline: Self.run([Self.row("plain", "allocations_per_write", 3)]), current: Self.run([countWithoutValue])).exitStatus == 2,
+                "a gated count that can no longer be measured fails")
         let onlyAdded = RunComparison(baseline: Self.run([Self.row("plain", "loop_overhead", 1)]), current: Self.run([Self.row("plain", "loop_overhead", 2), Self.row("plain", "reruns_per_write", 0)]))
         #expect(onlyAdded.exitStatus == 0)
     }

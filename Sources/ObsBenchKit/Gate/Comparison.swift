@@ -52,10 +52,18 @@ public struct RunComparison: Sendable {
         self.policy = policy
         let base = Self.index(baseline, policy: policy)
         let now = Self.index(current, policy: policy)
+        let unmeasuredNow = Self.unmeasured(current)
         var comparisons: [MetricComparison] = []
         for (key, old) in base {
             guard let new = now[key] else {
-                comparisons.append(MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: "not in the current run"))
+                if GatePolicy.metricClass(old.row.metric) == .informational {
+                    // Reported, never judged, and some have no value when an input came out at
+                    // zero (a throughput, a growth fit): a crash shows in the gated rows.
+                    comparisons.append(MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .informational, reason: "no value in the current run; not gated"))
+                    continue
+                }
+                let reason = unmeasuredNow.contains(key) ? "in the current run without a value (see its note)" : "not in the current run"
+                comparisons.append(MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: reason))
                 continue
             }
             comparisons.append(Self.compare(key: key, old, new, policy: policy))
@@ -71,6 +79,11 @@ public struct RunComparison: Sendable {
         var row: ResultRow
         var value: Double
         var samples: [Double]
+    }
+
+    /// Keys of rows present without a value (not measurable, or not measured this time).
+    static func unmeasured(_ run: RunResults) -> Set<String> {
+        Set(run.rows.filter { !$0.isError && $0.statistics == nil }.map(key))
     }
 
     static func key(_ row: ResultRow) -> String {
