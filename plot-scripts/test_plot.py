@@ -1,0 +1,57 @@
+"""Runs plot.py on a small committed CSV and checks the charts exist and are valid images.
+
+Run: python3 -m unittest discover -s plot-scripts (needs matplotlib: pip install -r plot-scripts/requirements.txt)
+"""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLE = os.path.join(HERE, "testdata", "results.csv")
+
+
+class PlotTests(unittest.TestCase):
+    def run_plot(self, *arguments):
+        return subprocess.run([sys.executable, os.path.join(HERE, "plot.py"), *arguments], capture_output=True, text=True)
+
+    def test_every_chart_is_a_valid_png_and_svg(self):
+        with tempfile.TemporaryDirectory() as out:
+            result = self.run_plot(SAMPLE, "--out", out)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            for name in ("latency", "scaling", "memory", "hops", "consistency"):
+                with open(os.path.join(out, f"{name}.png"), "rb") as png:
+                    self.assertEqual(png.read(8), b"\x89PNG\r\n\x1a\n", name)
+                with open(os.path.join(out, f"{name}.svg")) as svg:
+                    self.assertIn("<svg", svg.read(2000), name)
+
+    def test_a_suite_not_in_the_run_is_skipped_not_failed(self):
+        with tempfile.TemporaryDirectory() as folder:
+            only_latency = os.path.join(folder, "results.csv")
+            with open(SAMPLE, newline="") as source, open(only_latency, "w", newline="") as target:
+                reader = csv.DictReader(source)
+                writer = csv.DictWriter(target, fieldnames=reader.fieldnames)
+                writer.writeheader()
+                writer.writerows(row for row in reader if row["suite"] == "latency")
+            result = self.run_plot(folder)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("skipped memory", result.stderr)
+            self.assertTrue(os.path.exists(os.path.join(folder, "plots", "latency.png")))
+
+    def test_a_missing_column_or_file_is_named(self):
+        with tempfile.TemporaryDirectory() as folder:
+            broken = os.path.join(folder, "results.csv")
+            with open(broken, "w") as handle:
+                handle.write("run_id,suite,workload\nr,latency,w\n")
+            result = self.run_plot(broken)
+            self.assertEqual(result.returncode, 1)
+            self.assertIn("missing column(s)", result.stderr)
+            result = self.run_plot(os.path.join(folder, "absent"))
+            self.assertEqual(result.returncode, 1)
+            self.assertIn("no such file", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
