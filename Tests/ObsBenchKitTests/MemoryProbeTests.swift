@@ -34,26 +34,26 @@ struct MemoryProbeTests {
     #if os(Linux)
     @Test("on glibc malloc (thread cache off), plain's bytes are its size classes and freeing returns the counter to its start")
     func glibcChild() throws {
-        var environment = JemallocLibrary.glibcExactEnvironment(environment: [:])
-        environment[Self.childVariable] = "1"
-        environment[Self.expectedAllocatorVariable] = "glibc"
-        let child = try Self.runChild(environment: environment)
-        #expect(child.status == 0, "child checks failed:\n\(child.output)")
-        #expect(child.output.contains("size classes and the array's, nothing else\" with 3 test cases passed"), "the child did not run the checks:\n\(child.output)")
-        #expect(!child.output.contains("skipped"), "the child skipped checks:\n\(child.output)")
+        try Self.expectChildPasses(environment: JemallocLibrary.glibcExactEnvironment(environment: [:]), allocator: "glibc")
     }
 
     @Test("on jemalloc (preloaded, thread cache off), the same checks hold exactly, with allocation counts",
           .enabled(if: JemallocLibrary.find(environment: ProcessInfo.processInfo.environment) != nil, "jemalloc is not installed: \(JemallocLibrary.installHint)"))
     func jemallocChild() throws {
         let library = try #require(JemallocLibrary.find(environment: ProcessInfo.processInfo.environment))
-        var environment = JemallocLibrary.workerEnvironment(library: library, environment: [:])
-        environment[Self.childVariable] = "1"
-        environment[Self.expectedAllocatorVariable] = "jemalloc"
-        let child = try Self.runChild(environment: environment)
-        #expect(child.status == 0, "child checks failed:\n\(child.output)")
-        #expect(child.output.contains("size classes and the array's, nothing else\" with 3 test cases passed"), "the child did not run the checks:\n\(child.output)")
-        #expect(!child.output.contains("skipped"), "the child skipped checks:\n\(child.output)")
+        try Self.expectChildPasses(environment: JemallocLibrary.workerEnvironment(library: library, environment: [:]), allocator: "jemalloc")
+    }
+
+    /// Runs the child checks with `environment` plus the variables that select them and name the
+    /// `allocator` they must find, and expects every check to have run and passed.
+    static func expectChildPasses(environment: [String: String], allocator: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var environment = environment
+        environment[childVariable] = "1"
+        environment[expectedAllocatorVariable] = allocator
+        let child = try runChild(environment: environment)
+        #expect(child.status == 0, "child checks failed:\n\(child.output)", sourceLocation: sourceLocation)
+        #expect(child.output.contains("size classes and the array's, nothing else\" with 3 test cases passed"), "the child did not run the checks:\n\(child.output)", sourceLocation: sourceLocation)
+        #expect(!child.output.contains("skipped"), "the child skipped checks:\n\(child.output)", sourceLocation: sourceLocation)
     }
     #endif
 

@@ -20,8 +20,13 @@ final class DeliverySignal: Sendable {
 
     /// Called after every delivery.
     func signal() {
+        resumeWaiters { $0.generation &+= 1 }
+    }
+
+    /// Applies `count` to the state and resumes every waiter, under one lock.
+    private func resumeWaiters(counting count: (inout State) -> Void) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.generation &+= 1
+            count(&state)
             defer { state.waiters.removeAll() }
             return state.waiters
         }
@@ -81,12 +86,7 @@ final class DeliverySignal: Sendable {
 
     /// Wakes the waiters without counting a delivery (the timeout's timer).
     private func wake() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.wakeups &+= 1
-            defer { state.waiters.removeAll() }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
+        resumeWaiters { $0.wakeups &+= 1 }
     }
 
     /// A running timer that wakes the waiters at `deadline`. Nonisolated, so its handler is not a main-actor

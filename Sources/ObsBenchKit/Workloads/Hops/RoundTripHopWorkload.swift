@@ -57,12 +57,7 @@ public struct RoundTripHopWorkload: Workload {
         case .dispatchQueueSync: DispatchQueueStore()
         case .mutex: MutexStore()
         }
-        // Long samples (10 ms; --quick: 2 ms), so the fixed cost of starting the callers and
-        // resuming the main actor once per sample is a small part, and is then subtracted.
-        var settings = context.sampler
-        settings.targetSampleNanoseconds = context.quick ? 2_000_000 : 10_000_000
-        settings.budgetNanoseconds /= 2
-        settings.warmUpNanoseconds /= 2
+        let settings = context.hopSampler
         var output = WorkloadOutput()
         for callers in Self.concurrencies {
             let threads = ThreadSet()
@@ -90,21 +85,11 @@ public struct RoundTripHopWorkload: Workload {
             var latency = context.latencyOutput(
                 workload: name, subscribers: 0, sampled: sampled,
                 note: "\(kind.summary); \(callers) concurrent caller(s); ns per round trip as each caller sees it")
-            for index in latency.rows.indices {
-                latency.rows[index].strategy = "-"
-                latency.rows[index].executor = kind.rawValue
-                latency.rows[index].concurrency = callers
-            }
-            for index in latency.samples.indices {
-                latency.samples[index].strategy = "-"
-                latency.samples[index].subscribers = callers
-            }
+            latency.labelAsHop(executor: kind.rawValue, callers: callers)
             output.append(latency)
             func row(_ metric: String, _ unit: String, _ value: Double?, _ note: String) -> ResultRow {
                 var row = context.countRow(workload: name, objects: 0, subscribers: 0, metric: metric, unit: unit, value: value, note: note)
-                row.strategy = "-"
-                row.executor = kind.rawValue
-                row.concurrency = callers
+                row.labelAsHop(executor: kind.rawValue, callers: callers)
                 return row
             }
             let median = Statistics.percentile(sampled.nanosecondsPerOperation.sorted(), 0.5)

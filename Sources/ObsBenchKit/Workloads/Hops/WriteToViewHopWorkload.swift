@@ -26,10 +26,7 @@ public struct WriteToViewHopWorkload: Workload {
         let background = BackgroundRecords()
         let view = RecordView()
         var next = 0
-        var settings = context.sampler
-        settings.targetSampleNanoseconds = context.quick ? 2_000_000 : 10_000_000
-        settings.budgetNanoseconds /= 2
-        settings.warmUpNanoseconds /= 2
+        let settings = context.hopSampler
         let handoff = handoff
         let sampled = try await Sampler(settings: settings).sample({ iterations in
             for _ in 0..<iterations {
@@ -47,12 +44,8 @@ public struct WriteToViewHopWorkload: Workload {
         }
         var output = context.latencyOutput(workload: name, subscribers: 1, sampled: sampled,
                                            note: "\(summary); from the main actor's call to the view updated and back")
-        for index in output.rows.indices {
-            output.rows[index].strategy = "-"
-            output.rows[index].executor = "background-actor-to-main-actor"
-            output.rows[index].objects = 1
-        }
-        for index in output.samples.indices { output.samples[index].strategy = "-" }
+        output.labelAsHop(executor: "background-actor-to-main-actor", callers: 1)
+        for index in output.rows.indices { output.rows[index].objects = 1 }
         return output
     }
 }

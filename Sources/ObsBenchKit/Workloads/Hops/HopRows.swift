@@ -1,0 +1,35 @@
+/// What the hop workloads share: how they sample, and how their rows name what they measured.
+extension WorkloadContext {
+    /// Long samples (10 ms; `--quick`: 2 ms), so the fixed cost of starting the callers and
+    /// resuming the main actor once per sample is a small part, and is then subtracted; half the
+    /// time budget per point.
+    var hopSampler: SamplerSettings {
+        var settings = sampler
+        settings.targetSampleNanoseconds = quick ? 2_000_000 : 10_000_000
+        settings.budgetNanoseconds /= 2
+        settings.warmUpNanoseconds /= 2
+        return settings
+    }
+}
+
+extension ResultRow {
+    /// Marks the row as measuring no strategy (`-`), naming the isolation kind in `executor` and
+    /// the callers in `concurrency`.
+    mutating func labelAsHop(executor: String, callers: Int) {
+        strategy = "-"
+        self.executor = executor
+        concurrency = callers
+    }
+}
+
+extension WorkloadOutput {
+    /// Labels every row as `ResultRow.labelAsHop` does; samples carry the callers in
+    /// `subscribers`, the column that tells one caller count's samples from another's.
+    mutating func labelAsHop(executor: String, callers: Int) {
+        for index in rows.indices { rows[index].labelAsHop(executor: executor, callers: callers) }
+        for index in samples.indices {
+            samples[index].strategy = "-"
+            samples[index].subscribers = callers
+        }
+    }
+}
