@@ -34,17 +34,14 @@ public struct SummaryTable: Sendable {
         unit = "median round trip per caller (× default actor, same callers)"
         rowLabel = "isolation"
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
+        func median(_ executor: String, _ callers: Int) -> Double? {
+            latency.first { $0.executor == executor && $0.concurrency == callers }?.statistics?.median
+        }
+        let floor = RoundTripHopWorkload.Kind.defaultActor.rawValue
         rows = RoundTripHopWorkload.Kind.allCases.map { kind in
-            func median(_ executor: String, _ callers: Int) -> Double? {
-                latency.first { $0.executor == executor && $0.concurrency == callers }?.statistics?.median
-            }
             let cells = concurrencies.map { callers -> String in
                 guard let value = median(kind.rawValue, callers) else { return failed ? "error" : "—" }
-                var cell = Self.format(nanoseconds: value)
-                if let floor = median(RoundTripHopWorkload.Kind.defaultActor.rawValue, callers), floor > 0 {
-                    cell += " (×" + Self.format(ratio: value / floor) + ")"
-                }
-                return cell
+                return Self.latencyCell(value, floor: median(floor, callers))
             }
             return (kind.rawValue, cells)
         }
@@ -52,10 +49,7 @@ public struct SummaryTable: Sendable {
         for handoff in WriteToViewHopWorkload.Handoff.allCases {
             let workload = WriteToViewHopWorkload(handoff: handoff).name
             let value = latency.first { $0.workload == workload }?.statistics?.median
-            var first = value.map { Self.format(nanoseconds: $0) } ?? (failed ? "error" : "—")
-            if let value, let floor = latency.first(where: { $0.executor == RoundTripHopWorkload.Kind.defaultActor.rawValue && $0.concurrency == 1 })?.statistics?.median, floor > 0 {
-                first += " (×" + Self.format(ratio: value / floor) + ")"
-            }
+            let first = value.map { Self.latencyCell($0, floor: median(floor, 1)) } ?? (failed ? "error" : "—")
             rows.append((workload, [first] + Array(repeating: "—", count: concurrencies.count - 1)))
         }
     }
@@ -115,11 +109,7 @@ public struct SummaryTable: Sendable {
             let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError && $0.workload == "*" }
             let cells = suite.workloads.map { workload -> String in
                 guard let value = median(strategy, workload.name) else { return failed ? "error" : "—" }
-                var cell = Self.format(nanoseconds: value)
-                if let floor = median("plain", workload.name), floor > 0 {
-                    cell += " (×" + Self.format(ratio: value / floor) + ")"
-                }
-                return cell
+                return Self.latencyCell(value, floor: median("plain", workload.name))
             }
             return (strategy, cells)
         }
@@ -171,6 +161,12 @@ public struct SummaryTable: Sendable {
             if failed && fresh == nil { cells = cells.map { $0 == "—" ? "error" : $0 } }
             return (strategy, cells)
         }
+    }
+
+    /// A latency and, when the floor it is held against was measured, its ratio to it: "1.2 µs (×3.4)".
+    static func latencyCell(_ value: Double, floor: Double?) -> String {
+        guard let floor, floor > 0 else { return format(nanoseconds: value) }
+        return format(nanoseconds: value) + " (×" + format(ratio: value / floor) + ")"
     }
 
     static func format(bytes: Double) -> String {
