@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What a subscribed view reads: one or more fields of one or more records.
 public struct ViewSpec: Hashable, Sendable {
@@ -20,10 +19,10 @@ public struct ViewSpec: Hashable, Sendable {
 /// A subscribed view: what it reads, what it last saw, and how often it ran.
 ///
 /// Strategies update it from wherever their delivery happens (the main actor, a GRDB queue),
-/// so its state sits behind a `Mutex`; the harness and tests read it after `settle()`.
+/// so its state sits behind a lock; the harness and tests read it after `settle()`.
 public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
     public let spec: ViewSpec
-    private let state = Mutex(ViewState())
+    private let state = Locked(ViewState())
 
     /// What a view has done so far.
     public struct ViewState: Sendable {

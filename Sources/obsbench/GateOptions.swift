@@ -4,7 +4,7 @@ import ObsBenchKit
 
 /// The options `compare` and `gate` share: how to judge, and how to print.
 struct GateOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A timing is a regression only if its median grows by more than this fraction (and the change is significant).", valueName: "fraction"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A timing is a regression only if its median grows by more than this fraction (and the change is significant).", valueName: "fraction"))
     var threshold: Double = 0.05
 
     @Option(name: .customLong("metric-threshold"), help: ArgumentHelp(
@@ -12,10 +12,10 @@ struct GateOptions: ParsableArguments {
         valueName: "name=fraction"))
     var metricThresholds: [String] = []
 
-    @Option(help: ArgumentHelp("One-sided Mann-Whitney U p-value below which a timing change beyond the threshold counts.", valueName: "p"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("One-sided Mann-Whitney U p-value below which a timing change beyond the threshold counts.", valueName: "p"))
     var significance: Double = 0.05
 
-    @Option(name: .customLong("async-count-tolerance"), help: ArgumentHelp(
+    @Option(name: .customLong("async-count-tolerance"), parsing: .unconditional, help: ArgumentHelp(
         "How much an exact count of an asynchronous strategy may grow (their counts depend on thread timing). Synchronous strategies' counts may not grow at all.",
         valueName: "fraction"))
     var asyncCountTolerance: Double = 0.05
@@ -49,6 +49,12 @@ struct GateOptions: ParsableArguments {
     func validate() throws {
         for (name, value) in [("--threshold", threshold), ("--significance", significance), ("--async-count-tolerance", asyncCountTolerance)] {
             guard value.isFinite, value >= 0, value < 10 else { throw ValidationError("\(name) must be a fraction between 0 and 10, got \(value)") }
+        }
+        if countsOnly, normalizeToPlain {
+            throw ValidationError("--counts-only and --normalize-to-plain conflict: with --counts-only no timing is judged, so none is normalised")
+        }
+        if countsOnly, !metricThresholds.isEmpty {
+            throw ValidationError("--counts-only and --metric-threshold conflict: with --counts-only no timing is judged")
         }
         _ = try policy()
     }

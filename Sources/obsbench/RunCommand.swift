@@ -25,10 +25,16 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Sampling sized for CI: about 0.1 s per measurement instead of 0.6 s.")
     var quick = false
 
-    @Option(help: ArgumentHelp("Records per store (1...1000000). Default: each suite's own (latency: 1000).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Records per store (1...1000000). Default: each suite's own (latency: 1000).", valueName: "n"))
     var objects: Int?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The largest subscriber count of the scaling suite's sweep (1...100000). Default: 10000 (--quick: 1000).",
+        discussion: "The sweep is 1, 10, 100… below it, then the count itself. With 10,000 views the GRDB strategies take minutes per topology.",
+        valueName: "n"))
+    var subscribers: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Worker rounds per strategy (1...20). Default: each suite's own (latency: 3).",
         discussion: "The strategies take turns round after round and each round's samples are pooled, so every strategy is measured across the whole run, not during one stretch of a shared machine's noise. Each round gets 1/rounds of the sampling budget.",
         valueName: "n"))
@@ -40,13 +46,14 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("What to print on standard output at the end: table, csv, json or markdown.", valueName: "format"))
     var format: OutputFormat = .table
 
-    @Option(name: .customLong("worker-timeout"), help: ArgumentHelp("Seconds before a worker (one suite × strategy) is stopped and recorded as an error.", valueName: "seconds"))
+    @Option(name: .customLong("worker-timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds before a worker (one suite × strategy) is stopped and recorded as an error.", valueName: "seconds"))
     var workerTimeout: Double = 900
 
     func validate() throws {
         _ = try Selection.suites(suites)
         _ = try Selection.strategies(strategies)
         try Selection.validateObjects(objects)
+        try Selection.validateSubscribers(subscribers)
         try Selection.validateRounds(rounds)
         guard workerTimeout > 0, workerTimeout <= 86_400 else {
             throw ValidationError("--worker-timeout must be between 0 and 86400 seconds, got \(workerTimeout)")
@@ -66,7 +73,7 @@ struct RunCommand: AsyncParsableCommand {
     private func runRelease() async throws {
         let plan = RunPlan(
             suites: try Selection.suites(suites), strategies: try Selection.strategies(strategies),
-            quick: quick, objects: objects, rounds: rounds, workerTimeoutSeconds: workerTimeout)
+            quick: quick, objects: objects, rounds: rounds, subscribers: subscribers, workerTimeoutSeconds: workerTimeout)
         let startTime = Date()
         // Two runs started in the same second get -2, -3… rather than sharing a folder.
         var runID = Self.runID(for: startTime)
@@ -99,11 +106,12 @@ struct RunCommand: AsyncParsableCommand {
 
         let interruptions = InterruptHandler { signal in
             run.launcher.terminateCurrentWorker()
+            run.appendPooledRows()
             metadata.status = "interrupted"
             metadata.finishedTime = ISO8601DateFormatter().string(from: Date())
             try? directory.writeMetadata(metadata)
             try? directory.markLatest()
-            ReleaseRedirect.warn("\nobsbench: interrupted; every finished worker's rows are in \(directory.roundsFile.path) and its samples in samples.csv; finished suites' pooled rows in results.csv")
+            ReleaseRedirect.warn("\nobsbench: interrupted by signal \(signal); the rows of every worker that finished are in \(directory.resultsFile.path) (pooled), rounds.csv and samples.csv; run.json says interrupted")
             Foundation.exit(128 + signal)
         }
         await run.execute()

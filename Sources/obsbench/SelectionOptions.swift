@@ -36,6 +36,14 @@ enum Selection {
         }
     }
 
+    /// Checks `--subscribers`: 1 to 100,000 views (each is a real subscription, and GRDB re-fetches for each).
+    static func validateSubscribers(_ subscribers: Int?) throws {
+        guard let subscribers else { return }
+        guard (1...100_000).contains(subscribers) else {
+            throw ValidationError("--subscribers must be between 1 and 100000, got \(subscribers)")
+        }
+    }
+
     /// Checks `--rounds`: 1 to 20 worker rounds per strategy.
     static func validateRounds(_ rounds: Int?) throws {
         guard let rounds else { return }

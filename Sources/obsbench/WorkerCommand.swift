@@ -15,6 +15,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(name: .customLong("run-id"), help: "The run these rows belong to.") var runID: String
     @Flag(help: "Use the short sampling settings.") var quick = false
     @Option(help: "Records per store (default: the suite's).") var objects: Int?
+    @Option(help: "The largest subscriber count of the scaling sweep (default: the suite's).") var subscribers: Int?
     @Option(help: "Which round this worker is (1...rounds).") var round = 1
     @Option(help: "How many rounds the run has; this worker gets 1/rounds of the sampling budget.") var rounds = 1
     @Option(name: .customLong("rows-file"), help: "Where to write result rows (CSV).") var rowsFile: String
@@ -22,6 +23,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func validate() throws {
         try Selection.validateObjects(objects)
+        try Selection.validateSubscribers(subscribers)
         try Selection.validateRounds(rounds)
         guard (1...rounds).contains(round) else { throw ValidationError("--round must be in 1...\(rounds), got \(round)") }
     }
@@ -36,7 +38,7 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         try await Worker.run(
             suite: suite, strategy: strategy, sampler: (quick ? SamplerSettings.quick : .standard).shared(by: rounds), round: round,
-            quick: quick, objects: objects, runID: runID, rowsFile: rowsFile, samplesFile: samplesFile)
+            quick: quick, objects: objects, subscribers: subscribers, runID: runID, rowsFile: rowsFile, samplesFile: samplesFile)
         #endif
     }
 }

@@ -47,7 +47,7 @@ struct CSVTests {
         ("run_id,suit,workload\n", 1, "column 2 is 'suit'"),
         (CSV.line(ResultRow.columns) + "a,b,c\n", 2, "3 fields"),
         (CSV.line(ResultRow.columns) + "\"unterminated,b\n", 2, "never closed"),
-        (CSV.line(ResultRow.columns) + CSV.line(CSVTests.row().fields).replacingOccurrences(of: ",1000,", with: ",many,"), 2, "objects 'many' is not an integer"),
+        (CSV.line(ResultRow.columns) + CSV.line(CSVTests.row().fields).replacingOccurrences(of: ",1000,", with: ",many,"), 2, "objects 'many' is not a count"),
         (CSV.line(ResultRow.columns) + CSV.line(CSVTests.row().fields).replacingOccurrences(of: ",ns/op,4,", with: ",ns/op,4,nan,"), 2, "fields"),
     ])
     func malformed(text: String, line: Int, reason: String) {

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import ObservationStrategies
 
 /// A `SerialExecutor` that runs every job on one dedicated thread of its own: what an actor
 /// with `unownedExecutor` pointing here runs on (SE-0392). A hop to it is a hand-off to that
 /// thread, woken through a condition variable when it sleeps.
 public final class DedicatedThreadExecutor: SerialExecutor, Sendable {
     private let jobs = JobQueue()
-    private let runningThreadID = Mutex<Int?>(nil)
+    private let runningThreadID = Locked<Int?>(nil)
 
     /// The id (`ProcessCounters.currentThreadID()`) of the thread that runs the jobs, once started.
     public var threadID: Int? { runningThreadID.withLock { $0 } }
@@ -43,7 +43,7 @@ public final class DedicatedThreadExecutor: SerialExecutor, Sendable {
 /// these threads instead of the cooperative pool.
 public final class ThreadPoolTaskExecutor: TaskExecutor, Sendable {
     private let jobs = JobQueue()
-    private let runningThreadIDs = Mutex<Set<Int>>([])
+    private let runningThreadIDs = Locked<Set<Int>>([])
     public let width: Int
 
     /// The ids (`ProcessCounters.currentThreadID()`) of the threads that run the jobs, once started.

@@ -23,10 +23,21 @@ public struct RunResults: Sendable {
         let folder = URL(fileURLWithPath: path)
         let resultsFile = isDirectory.boolValue ? folder.appendingPathComponent("results.csv") : folder
         let samplesFile = resultsFile.deletingLastPathComponent().appendingPathComponent("samples.csv")
-        let rows = try ResultsReader.read(file: resultsFile.path)
-        guard !rows.isEmpty else {
+        let numbered = try ResultsReader.readNumbered(file: resultsFile.path)
+        guard !numbered.isEmpty else {
             throw ResultsReader.ReadError(file: resultsFile.path, line: 1, reason: "no result rows")
         }
+        // Two rows for one metric (two runs' files joined, or a row pasted twice) would let one
+        // silently replace the other in the comparison.
+        var firstLine: [String: Int] = [:]
+        for (line, row) in numbered where !row.isError {
+            let key = RunComparison.key(row)
+            if let earlier = firstLine[key] {
+                throw ResultsReader.ReadError(file: resultsFile.path, line: line, reason: "duplicate row: \(key) is also on line \(earlier)")
+            }
+            firstLine[key] = line
+        }
+        let rows = numbered.map(\.row)
         let samples = FileManager.default.fileExists(atPath: samplesFile.path) ? try SamplesReader.read(file: samplesFile.path) : []
         return RunResults(rows: rows, samples: samples, source: resultsFile.path)
     }

@@ -10,16 +10,25 @@ public enum ResultsReader {
     }
 
     public static func read(file path: String) throws -> [ResultRow] {
+        try readNumbered(file: path).map(\.row)
+    }
+
+    /// The rows with the line each starts on, for messages about a row.
+    public static func readNumbered(file path: String) throws -> [(line: Int, row: ResultRow)] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ReadError(file: path, line: 0, reason: "cannot be read (missing or unreadable)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ReadError(file: path, line: 0, reason: "is not UTF-8 text")
         }
-        return try parse(text, file: path)
+        return try parseNumbered(text, file: path)
     }
 
     public static func parse(_ text: String, file: String = "<text>") throws(ReadError) -> [ResultRow] {
+        try parseNumbered(text, file: file).map(\.row)
+    }
+
+    public static func parseNumbered(_ text: String, file: String = "<text>") throws(ReadError) -> [(line: Int, row: ResultRow)] {
         let records: [(line: Int, fields: [String])]
         do {
             records = try CSV.parse(text)
@@ -29,7 +38,8 @@ public enum ResultsReader {
         guard let header = records.first else { throw ReadError(file: file, line: 1, reason: "empty file: no header") }
         let expected = ResultRow.columns
         // Older files may lack columns added later; every column they have must match in order.
-        guard header.fields.count <= expected.count || header.fields.starts(with: expected) else {
+        // A column this build does not know is another schema: refused, not ignored.
+        guard header.fields.count <= expected.count else {
             throw ReadError(file: file, line: header.line, reason: "unexpected extra columns: \(header.fields.dropFirst(expected.count).joined(separator: ","))")
         }
         for (index, name) in header.fields.enumerated() where index < expected.count && name != expected[index] {
@@ -39,7 +49,7 @@ public enum ResultsReader {
             throw ReadError(file: file, line: header.line, reason: "missing columns: \(expected.dropFirst(header.fields.count).joined(separator: ","))")
         }
         return try records.dropFirst().map { record throws(ReadError) in
-            try row(record.fields, width: header.fields.count, line: record.line, file: file)
+            (record.line, try row(record.fields, width: header.fields.count, line: record.line, file: file))
         }
     }
 
@@ -48,8 +58,8 @@ public enum ResultsReader {
             throw ReadError(file: file, line: line, reason: "\(fields.count) fields, expected \(width) (truncated row?)")
         }
         func integer(_ index: Int) throws(ReadError) -> Int {
-            guard let value = Int(fields[index]) else {
-                throw ReadError(file: file, line: line, reason: "\(ResultRow.columns[index]) '\(fields[index])' is not an integer")
+            guard let value = Int(fields[index]), value >= 0 else {
+                throw ReadError(file: file, line: line, reason: "\(ResultRow.columns[index]) '\(fields[index])' is not a count (a whole number, 0 or more)")
             }
             return value
         }

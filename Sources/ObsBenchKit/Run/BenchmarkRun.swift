@@ -10,14 +10,17 @@ public struct RunPlan: Sendable {
     public var objects: Int?
     /// Worker rounds per strategy; nil means each suite's default.
     public var rounds: Int?
+    /// The largest subscriber count of the scaling sweep; nil means its default.
+    public var subscribers: Int?
     public var workerTimeoutSeconds: Double
 
-    public init(suites: [Suite], strategies: [StrategyEntry], quick: Bool, objects: Int?, rounds: Int? = nil, workerTimeoutSeconds: Double) {
+    public init(suites: [Suite], strategies: [StrategyEntry], quick: Bool, objects: Int?, rounds: Int? = nil, subscribers: Int? = nil, workerTimeoutSeconds: Double) {
         self.suites = suites
         self.strategies = strategies
         self.quick = quick
         self.objects = objects
         self.rounds = rounds
+        self.subscribers = subscribers
         self.workerTimeoutSeconds = workerTimeoutSeconds
     }
 
@@ -37,6 +40,7 @@ public struct RunPlan: Sendable {
         var arguments = ["worker", "--suite", suite.name, "--strategy", strategy.name, "--run-id", runID]
         if quick { arguments.append("--quick") }
         if let objects { arguments += ["--objects", String(objects)] }
+        if let subscribers { arguments += ["--subscribers", String(subscribers)] }
         let rounds = rounds(of: suite)
         if rounds > 1 { arguments += ["--round", String(round), "--rounds", String(rounds)] }
         return arguments
@@ -85,6 +89,8 @@ public final class BenchmarkRun {
 
     public private(set) var rows: [ResultRow] = []
     public private(set) var failures: [String] = []
+    /// The suite in progress and the rounds its strategies have finished, not yet in `results.csv`.
+    private var unfinished: (suite: Suite, perStrategy: [String: (rounds: [[ResultRow]], samples: [SampleRow])])?
 
     public init(plan: RunPlan, directory: ResultsDirectory, runID: String, workerExecutable: String) {
         self.plan = plan
@@ -98,7 +104,7 @@ public final class BenchmarkRun {
         for suite in plan.suites {
             let rounds = plan.rounds(of: suite)
             let strategies = plan.strategies(of: suite)
-            var perStrategy: [String: (rounds: [[ResultRow]], samples: [SampleRow])] = [:]
+            unfinished = (suite, [:])
             for round in 1...rounds {
                 for strategy in strategies {
                     let label = suite.independentOfStrategies ? suite.name : rounds > 1 ? "\(strategy.name) (round \(round)/\(rounds))" : strategy.name
@@ -111,24 +117,33 @@ public final class BenchmarkRun {
                     } catch {
                         failure = "cannot append results: \(error.localizedDescription)"
                     }
-                    perStrategy[strategy.name, default: ([], [])].rounds.append(output.rows)
-                    perStrategy[strategy.name, default: ([], [])].samples += output.samples
+                    unfinished?.perStrategy[strategy.name, default: ([], [])].rounds.append(output.rows)
+                    unfinished?.perStrategy[strategy.name, default: ([], [])].samples += output.samples
                     if let failure { failures.append("\(suite.name) · \(label): \(failure)") }
                     progress.finished(suite: suite.name, strategy: label, seconds: seconds, error: failure)
                 }
             }
-            for strategy in strategies {
-                guard let measured = perStrategy[strategy.name] else { continue }
-                let merged = RoundMerger.merge(rounds: measured.rounds, samples: measured.samples)
-                do {
-                    try directory.append(results: merged)
-                } catch {
-                    failures.append("\(suite.name) · \(strategy.name): cannot append results: \(error.localizedDescription)")
-                }
-                rows += merged
-            }
+            appendPooledRows()
         }
         progress.done()
+    }
+
+    /// Pools the finished rounds of the suite in progress into `results.csv`: at the end of each
+    /// suite, and when a run is interrupted (the rows then pool the rounds that finished; their
+    /// `rounds` column says how many).
+    public func appendPooledRows() {
+        guard let (suite, perStrategy) = unfinished else { return }
+        unfinished = nil
+        for strategy in plan.strategies(of: suite) {
+            guard let measured = perStrategy[strategy.name] else { continue }
+            let merged = RoundMerger.merge(rounds: measured.rounds, samples: measured.samples)
+            do {
+                try directory.append(results: merged)
+            } catch {
+                failures.append("\(suite.name) · \(strategy.name): cannot append results: \(error.localizedDescription)")
+            }
+            rows += merged
+        }
     }
 
     /// Runs one worker; a crash, hang or unreadable output becomes an error row.

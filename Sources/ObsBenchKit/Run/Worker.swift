@@ -7,10 +7,10 @@ import ObservationStrategies
 /// A workload that throws becomes an error row and the next workload still runs.
 @MainActor
 public enum Worker {
-    public static func run(suite: Suite, strategy: StrategyEntry, sampler: SamplerSettings, round: Int = 1, quick: Bool, objects: Int?, runID: String, rowsFile: String, samplesFile: String) async throws {
+    public static func run(suite: Suite, strategy: StrategyEntry, sampler: SamplerSettings, round: Int = 1, quick: Bool, objects: Int?, subscribers: Int? = nil, runID: String, rowsFile: String, samplesFile: String) async throws {
         let context = WorkloadContext(
             runID: runID, suite: suite.name, strategy: strategy, sampler: sampler, objects: objects ?? suite.defaultObjects,
-            objectSweep: objects.map { [$0] } ?? (quick ? suite.quickObjectSweep : suite.objectSweep), quick: quick)
+            objectSweep: objects.map { [$0] } ?? (quick ? suite.quickObjectSweep : suite.objectSweep), quick: quick, subscribers: subscribers)
         var output = WorkloadOutput()
         for workload in suite.workloads {
             do {

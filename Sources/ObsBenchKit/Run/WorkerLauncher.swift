@@ -1,5 +1,5 @@
+import ObservationStrategies
 import Foundation
-import Synchronization
 
 /// Runs one worker process (the obsbench binary's hidden `worker` command, or any executable in
 /// tests), enforces its timeout, and reads back the rows it wrote. A crash, a hang past the
@@ -12,7 +12,7 @@ public final class WorkerLauncher: Sendable {
     }
 
     /// The worker running now, so that a signal handler can stop it.
-    private let current = Mutex<Process?>(nil)
+    private let current = Locked<Process?>(nil)
 
     public init() {}
 
@@ -102,7 +102,7 @@ final class ExitWaiter: Sendable {
         var waiters: [UUID: CheckedContinuation<Bool, Never>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func exited() {
         let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in

@@ -12,8 +12,10 @@ public struct WorkloadContext: Sendable {
     public var objectSweep: [Int]
     /// Whether the run is `--quick` (sweeps stop earlier).
     public var quick: Bool
+    /// The largest subscriber count a subscriber sweep (scaling) reaches; nil means its default.
+    public var subscribers: Int?
 
-    public init(runID: String, suite: String, strategy: StrategyEntry, sampler: SamplerSettings, objects: Int, objectSweep: [Int]? = nil, quick: Bool = false) {
+    public init(runID: String, suite: String, strategy: StrategyEntry, sampler: SamplerSettings, objects: Int, objectSweep: [Int]? = nil, quick: Bool = false, subscribers: Int? = nil) {
         self.runID = runID
         self.suite = suite
         self.strategy = strategy
@@ -21,6 +23,7 @@ public struct WorkloadContext: Sendable {
         self.objects = objects
         self.objectSweep = objectSweep ?? [objects]
         self.quick = quick
+        self.subscribers = subscribers
     }
 
     /// A fresh store of `objects` records of this context's strategy.

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Wakes `settle()` when an asynchronous strategy delivers something, so settling waits on real
 /// deliveries instead of sleeping or spinning.
@@ -14,7 +13,7 @@ final class DeliverySignal: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var generation: Int { state.withLock { $0.generation } }
 

@@ -1,13 +1,12 @@
-import Synchronization
 
 /// The views invalidated since the last render pass, for strategies whose notifications arrive
 /// synchronously *before* the new value is stored (`withObservationTracking`'s `onChange`,
 /// `objectWillChange`). Like SwiftUI, such a strategy marks the view dirty in the callback and
 /// re-runs it after the write has completed: here, at the end of each `write`/`transaction` call.
 ///
-/// Sendable because observation callbacks are `@Sendable`; the `Mutex` makes marking safe from any thread.
+/// Sendable because observation callbacks are `@Sendable`; the lock makes marking safe from any thread.
 final class RenderQueue: Sendable {
-    private let dirty = Mutex<[ViewHandle]>([])
+    private let dirty = Locked<[ViewHandle]>([])
 
     /// Records the notification and queues the view for the next render pass.
     func invalidate(_ view: ViewHandle) {

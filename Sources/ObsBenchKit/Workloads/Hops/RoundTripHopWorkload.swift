@@ -1,3 +1,4 @@
+import ObservationStrategies
 import Synchronization
 
 /// Round trips into one kind of isolation and back, with 1, 2, 8 and 64 concurrent callers:
@@ -142,7 +143,7 @@ extension RoundTripHopWorkload {
 
 /// The distinct threads callers ran on.
 final class ThreadSet: Sendable {
-    private let ids = Mutex<Set<Int>>([])
+    private let ids = Locked<Set<Int>>([])
     func insert(_ id: Int) { ids.withLock { _ = $0.insert(id) } }
     var count: Int { ids.withLock { $0.count } }
 }

@@ -16,15 +16,28 @@ public struct SubscriberScalingWorkload: Workload {
         }
     }
 
-    public static let subscriberCounts = [1, 10, 100, 1_000, 10_000]
-    public static let quickSubscriberCounts = [1, 10, 100, 1_000]
+    /// The largest S of the sweep, full and `--quick`, unless `--subscribers` names one.
+    public static let defaultLargestSubscriberCount = 10_000
+    public static let quickLargestSubscriberCount = 1_000
+
+    /// The sweep up to `largest`: 1, 10, 100… below it, then `largest` itself.
+    public static func subscriberCounts(upTo largest: Int) -> [Int] {
+        var counts = [1]
+        var next = 10
+        while next < largest {
+            counts.append(next)
+            next *= 10
+        }
+        if largest > 1 { counts.append(largest) }
+        return counts
+    }
 
     public init(topology: ScalingTopology) {
         self.topology = topology
     }
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
-        let counts = context.quick ? Self.subscriberCounts.filter { $0 <= 1_000 } : Self.subscriberCounts
+        let counts = Self.subscriberCounts(upTo: context.subscribers ?? (context.quick ? Self.quickLargestSubscriberCount : Self.defaultLargestSubscriberCount))
         let records = max(context.objects, topology.recordsNeeded(subscribers: counts.max()!))
         let store = try context.strategy.makeStore(TaskRecord.sample(count: records))
         // Each point gets a share of the sampling budget, and at least 10 samples.

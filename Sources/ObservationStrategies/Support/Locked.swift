@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A value behind a lock, for state that threads share (views updated from GRDB's queue, waiter
+/// lists, worker bookkeeping). A `Synchronization.Mutex` that ThreadSanitizer can see.
+///
+/// On Linux, `Mutex` takes a contended lock with a `FUTEX_LOCK_PI` system call made from an
+/// uninstrumented C shim, so ThreadSanitizer never sees the hand-over and reports every access
+/// under a contended `Mutex` as a data race. Under TSan (and only then) `withLock` also tells it
+/// that this lock was acquired and released, with `__tsan_acquire`/`__tsan_release`; in a normal
+/// build those symbols do not exist and it is a plain `Mutex`.
+public final class Locked<Value>: Sendable {
+    private let mutex: Mutex<Value>
+
+    public init(_ value: sending Value) {
+        mutex = Mutex(value)
+    }
+
+    public func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
+        try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
+            guard let hooks = ThreadSanitizerHooks.loaded else { return try body(&value) }
+            let address = Unmanaged.passUnretained(self).toOpaque()
+            hooks.acquire(address)
+            defer { hooks.release(address) }
+            return try body(&value)
+        }
+    }
+}
+
+/// ThreadSanitizer's annotation entry points, found at run time: present only in a process built
+/// with `-sanitize=thread`.
+public struct ThreadSanitizerHooks: Sendable {
+    typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let acquire: Annotation
+    let release: Annotation
+
+    /// The hooks when this process runs under ThreadSanitizer, else nil.
+    static let loaded: ThreadSanitizerHooks? = {
+        guard let handle = dlopen(nil, RTLD_NOW),
+              let acquire = dlsym(handle, "__tsan_acquire"),
+              let release = dlsym(handle, "__tsan_release") else { return nil }
+        return ThreadSanitizerHooks(acquire: unsafeBitCast(acquire, to: Annotation.self),
+                                    release: unsafeBitCast(release, to: Annotation.self))
+    }()
+
+    /// Whether this process runs under ThreadSanitizer (tests that replace the allocator skip then).
+    public static var isActive: Bool { loaded != nil }
+}
