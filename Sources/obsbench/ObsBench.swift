@@ -14,10 +14,11 @@ struct ObsBench: AsyncParsableCommand {
         Exit status: 0 all measured; 1 some workers failed (their error rows are in the CSV) or \
         another failure; 64 bad usage (unknown suite, strategy or format; bad sizes); \
         73 the output folder cannot be written; 130/143 interrupted by SIGINT/SIGTERM. \
+        `report`: 0 written, 1 the run cannot be read or the report written. \
         `compare` and `gate`: 0 no regression, 2 regression or a judged baseline metric missing, \
         4 only improvements, 5 baseline missing or unreadable, 64 bad options, 1 any other failure.
         """,
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, WorkerCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, ReportCommand.self, WorkerCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -12,6 +12,8 @@ public struct SummaryTable: Sendable {
     public var rowLabel = "strategy"
     /// Strategy name, then one cell per column.
     public var rows: [(strategy: String, cells: [String])]
+    /// Lines printed under the table (figures that are not per strategy).
+    public var footnotes: [String] = []
 
     /// Builds the table of `suite` from `rows`.
     public init(suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
@@ -161,6 +163,13 @@ public struct SummaryTable: Sendable {
             if failed && fresh == nil { cells = cells.map { $0 == "—" ? "error" : $0 } }
             return (strategy, cells)
         }
+        let footprint = IsolationFootprintWorkload.Kind.allCases.compactMap { kind -> String? in
+            allRows.first { $0.suite == suite.name && $0.executor == kind.rawValue && $0.metric == "bytes_per_instance" }?
+                .statistics.map { "\(kind.rawValue) \(Self.format(bytes: $0.median))" }
+        }
+        if !footprint.isEmpty {
+            footnotes.append("isolation, bytes per instance (\(IsolationFootprintWorkload.instances) of each): " + footprint.joined(separator: ", "))
+        }
     }
 
     /// A latency and, when the floor it is held against was measured, its ratio to it: "1.2 µs (×3.4)".
@@ -205,7 +214,7 @@ public struct SummaryTable: Sendable {
             }.joined(separator: "  ")
         }
         let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
-        return "\(suite) — \(unit)\n" + ([line(header), rule] + body.map(line)).joined(separator: "\n") + "\n"
+        return "\(suite) — \(unit)\n" + ([line(header), rule] + body.map(line) + footnotes).joined(separator: "\n") + "\n"
     }
 
     /// A GitHub-flavoured markdown table.
@@ -213,6 +222,6 @@ public struct SummaryTable: Sendable {
         let header = "| \(rowLabel) | " + columns.joined(separator: " | ") + " |"
         let rule = "|---|" + columns.map { _ in "---:" }.joined(separator: "|") + "|"
         let body = rows.map { "| \($0.strategy) | " + $0.cells.joined(separator: " | ") + " |" }
-        return "### \(suite) — \(unit)\n\n" + ([header, rule] + body).joined(separator: "\n") + "\n"
+        return "### \(suite) — \(unit)\n\n" + ([header, rule] + body).joined(separator: "\n") + "\n" + footnotes.map { "\n" + $0 + "\n" }.joined()
     }
 }

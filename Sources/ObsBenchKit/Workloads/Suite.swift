@@ -57,7 +57,7 @@ public enum SuiteRegistry {
             name: "latency",
             summary: "read/write latency per operation, ns/op",
             defaultObjects: 1_000,
-            defaultRounds: 3,
+            defaultRounds: 8,
             workloads: [
                 ReadUntrackedWorkload(),
                 ReadInsideViewWorkload(),
@@ -78,6 +78,7 @@ public enum SuiteRegistry {
                 StoreLifecycleWorkload(),
                 SubscriberMemoryWorkload(),
                 WriteAllocationsWorkload(),
+                IsolationFootprintWorkload(),
             ]
         ),
         Suite(

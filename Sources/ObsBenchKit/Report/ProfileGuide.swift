@@ -1,0 +1,84 @@
+import Foundation
+import ObservationStrategies
+
+/// The short guide at the top of a report: for a few application profiles, the strategy that wins
+/// on this run's numbers, the runner-up, and the metric that decided it. Only strategies that
+/// observe at all compete (`plain` is the floor, not a choice).
+public struct ProfileGuide: Sendable {
+    public struct Entry: Sendable {
+        public var profile: String
+        /// The metric that decides, in words.
+        public var decidedBy: String
+        /// Strategies by that metric, best first, with the value as text; empty when not measured.
+        public var ranking: [(strategy: String, value: String)]
+        /// Why no ranking, or what limits it.
+        public var remark: String?
+    }
+
+    public var entries: [Entry]
+
+    public init(rows: [ResultRow]) {
+        let observing = Set(StrategyRegistry.all.filter { $0.descriptor.capabilities.granularity != .none }.map(\.name))
+        let measured = rows.filter { !$0.isError && $0.statistics != nil && observing.contains($0.strategy) }
+        func median(_ row: ResultRow) -> Double { row.statistics!.median }
+
+        /// Each strategy's value of `metric` in `workload`, the row with the largest `by` if several.
+        func values(_ suite: String, _ workload: String, _ metric: String, largest: KeyPath<ResultRow, Int>? = nil) -> [(String, Double, ResultRow)] {
+            Dictionary(grouping: measured.filter { $0.suite == suite && $0.workload == workload && $0.metric == metric }, by: \.strategy)
+                .compactMap { strategy, rows in
+                    let row = largest.map { path in rows.max { $0[keyPath: path] < $1[keyPath: path] }! } ?? rows[0]
+                    return (strategy, median(row), row)
+                }
+                .sorted { $0.1 < $1.1 }
+        }
+
+        var entries: [Entry] = []
+        let memory = values("memory", "store-lifecycle", "fresh_bytes_per_object", largest: \.objects)
+        entries.append(Entry(
+            profile: "Many objects, few views (a large store, a screen shows a handful)",
+            decidedBy: "bytes per object" + (memory.first.map { " with N = \($0.2.objects)" } ?? ""),
+            ranking: memory.map { ($0.0, SummaryTable.format(bytes: $0.1)) },
+            remark: memory.isEmpty ? "the memory suite was not run" : nil))
+
+        // The geometric mean over topologies of the latency at each strategy's largest S.
+        var scaling: [(String, Double, Int)] = []
+        let topologies = ScalingTopology.allCases.map { SubscriberScalingWorkload(topology: $0).name }
+        let perTopology = topologies.map { values("scaling", $0, "latency", largest: \.subscribers) }
+        for strategy in observing {
+            let points = perTopology.compactMap { $0.first { $0.0 == strategy } }
+            guard points.count == topologies.count else { continue }
+            let mean = (points.map { log($0.1) }.reduce(0, +) / Double(points.count))
+            scaling.append((strategy, mean, points.map(\.2.subscribers).min()!))
+        }
+        scaling.sort { $0.1 < $1.1 }
+        entries.append(Entry(
+            profile: "Few objects, many views (one record shown in many places)",
+            decidedBy: "write-to-quiescence latency with the most views" + (scaling.first.map { " (S = \($0.2))" } ?? "") + ", geometric mean of the four topologies",
+            ranking: scaling.map { ($0.0, SummaryTable.format(nanoseconds: exp($0.1))) },
+            remark: scaling.isEmpty ? "the scaling suite was not run" : nil))
+
+        let torn = measured.filter { $0.suite == "consistency" && $0.metric == "torn_observations" }
+        let whole = Set(Dictionary(grouping: torn, by: \.strategy).filter { $0.value.allSatisfy { median($0) == 0 } && $0.value.count == 2 }.keys)
+        let transactions = values("latency", "transaction-2-fields", "latency").filter { whole.contains($0.0) }
+        entries.append(Entry(
+            profile: "Cross-field invariants (views must never see half a change)",
+            decidedBy: "no torn observation with one or two writers, then the two-field transaction's latency",
+            ranking: transactions.map { ($0.0, SummaryTable.format(nanoseconds: $0.1)) },
+            remark: torn.isEmpty ? "the consistency suite was not run" : whole.isEmpty ? "no strategy showed zero torn observations" : transactions.isEmpty ? "the latency suite was not run" : nil))
+
+        let reads = values("latency", "read-in-view", "latency")
+        entries.append(Entry(
+            profile: "Read-heavy views (bodies read many fields)",
+            decidedBy: "a field read inside a view's tracking",
+            ranking: reads.map { ($0.0, SummaryTable.format(nanoseconds: $0.1)) },
+            remark: reads.isEmpty ? "the latency suite was not run" : nil))
+
+        let writes = values("latency", "write-observed", "latency")
+        entries.append(Entry(
+            profile: "Write-heavy, each change shown (a live editor, a progress display)",
+            decidedBy: "a write until the one view reading it has re-run",
+            ranking: writes.map { ($0.0, SummaryTable.format(nanoseconds: $0.1)) },
+            remark: writes.isEmpty ? "the latency suite was not run" : nil))
+        self.entries = entries
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// A run turned into one page: the machine, a guide naming the winner of each profile, each
+/// suite's headline table and chart, and the claims check. Rendered as `report.md` and as a single
+/// self-contained `report.html` (charts inlined as SVG).
+public struct RunReport: Sendable {
+    /// The pieces of the page, rendered alike to markdown and HTML.
+    public enum Block: Sendable {
+        case heading(level: Int, text: String)
+        case paragraph(String)
+        case list([String])
+        case table(header: [String], rows: [[String]])
+        /// An SVG chart: its path relative to the report, and its file's contents.
+        case chart(title: String, relativePath: String, svg: String)
+    }
+
+    public var blocks: [Block] = []
+
+    /// - Parameters:
+    ///   - runDirectory: the run folder (its `results.csv`, `run.json` and `plots/`).
+    ///   - claims: the claims file, or why there is none.
+    public init(runDirectory: URL, rows: [ResultRow], metadata: RunMetadata?, claims: Result<ClaimsFile, ClaimsError>, chartNote: String?) {
+        let runID = metadata?.runID ?? runDirectory.lastPathComponent
+        blocks.append(.heading(level: 1, text: "obsbench report — run \(runID)"))
+        blocks.append(.paragraph("What each observation strategy cost on this machine, measured by `obsbench` with one shared harness over real implementations. Every number below comes from `results.csv` in this folder; ratios are to `plain` measured in the same run, which is what to compare across machines."))
+
+        blocks.append(.heading(level: 2, text: "Machine and toolchain"))
+        if let metadata {
+            blocks.append(.table(header: ["fact", "value"], rows: [
+                ["host", metadata.host], ["CPU", "\(metadata.cpuModel), \(metadata.coreCount) cores"],
+                ["Swift", metadata.swiftVersion], ["build", metadata.buildConfiguration], ["allocator", metadata.allocator],
+                ["git revision", metadata.gitRevision], ["started", metadata.time], ["finished", metadata.finishedTime ?? "—"],
+                ["status", metadata.status], ["sampling", metadata.quick ? "--quick (short: for CI, not for conclusions)" : "full"],
+                ["suites", metadata.suites.joined(separator: ", ")], ["strategies", metadata.strategies.joined(separator: ", ")],
+                ["command", metadata.commandLine.joined(separator: " ")],
+            ]))
+        } else {
+            blocks.append(.paragraph("No `run.json` beside the results: machine facts unknown."))
+        }
+
+        blocks.append(.heading(level: 2, text: "Which strategy for which app"))
+        blocks.append(.paragraph("Drawn from this run's numbers; only strategies that observe compete. A close second is often a fine choice: see the tables below."))
+        var guide: [[String]] = []
+        for entry in ProfileGuide(rows: rows).entries {
+            let ranking = entry.ranking
+            let winner = ranking.first.map { "**\($0.strategy)** (\($0.value))" } ?? "—"
+            let next = ranking.dropFirst().prefix(2).map { "\($0.strategy) (\($0.value))" }.joined(separator: ", ")
+            guide.append([entry.profile, winner, next.isEmpty ? "—" : next, entry.remark.map { "\(entry.decidedBy); \($0)" } ?? entry.decidedBy])
+        }
+        blocks.append(.table(header: ["profile", "winner", "next", "decided by"], rows: guide))
+
+        let suites = SuiteRegistry.all.filter { suite in rows.contains { $0.suite == suite.name } }
+        let strategies = (metadata?.strategies ?? []).isEmpty ? Array(Set(rows.map(\.strategy))).sorted() : metadata!.strategies
+        let charts = ["latency": "latency", "memory": "memory", "scaling": "scaling", "consistency": "consistency", "hops": "hops"]
+        for suite in suites {
+            let table = SummaryTable(suite: suite, rows: rows, strategies: strategies)
+            blocks.append(.heading(level: 2, text: "\(suite.name): \(suite.summary)"))
+            blocks.append(.paragraph(table.unit))
+            blocks.append(.table(header: [table.rowLabel] + table.columns, rows: table.rows.map { [$0.strategy] + $0.cells }))
+            if !table.footnotes.isEmpty { blocks.append(.list(table.footnotes)) }
+            if let chart = charts[suite.name] {
+                let relative = "plots/\(chart).svg"
+                if let svg = try? String(contentsOf: runDirectory.appendingPathComponent(relative), encoding: .utf8) {
+                    blocks.append(.chart(title: "\(suite.name) chart", relativePath: relative, svg: svg))
+                }
+            }
+        }
+        if let chartNote { blocks.append(.paragraph(chartNote)) }
+
+        blocks.append(.heading(level: 2, text: "Claims check"))
+        switch claims {
+        case .failure(let error):
+            blocks.append(.paragraph("No claims checked: \(error.description)"))
+        case .success(let file):
+            blocks.append(.paragraph(file.method))
+            let verdicts = file.claims.map { ClaimVerdict(claim: $0, rows: rows) }
+            blocks.append(.table(header: ["claim", "commonly stated", "measured here", "verdict"], rows: verdicts.map { verdict in
+                [verdict.claim.claim, verdict.claim.source, verdict.findings.joined(separator: "<br>"), "**\(verdict.verdict.rawValue)**"]
+            }))
+            let counts = Dictionary(grouping: verdicts, by: \.verdict).mapValues(\.count)
+            blocks.append(.paragraph("\(counts[.holds] ?? 0) hold, \(counts[.refuted] ?? 0) refuted, \(counts[.notMeasurable] ?? 0) not measurable here, of \(verdicts.count) claims in `claims/claims.json`."))
+        }
+        blocks.append(.paragraph("Files: `results.csv` (every statistic), `samples.csv` (raw samples), `rounds.csv` (each worker's rows), `run.json`, `plots/`. Regenerate this page with `obsbench report` on this folder."))
+    }
+
+    // MARK: Rendering
+
+    public func markdown() -> String {
+        blocks.map { block -> String in
+            switch block {
+            case .heading(let level, let text): return String(repeating: "#", count: level) + " " + text + "\n"
+            case .paragraph(let text): return text + "\n"
+            case .list(let items): return items.map { "- " + $0 }.joined(separator: "\n") + "\n"
+            case .table(let header, let rows):
+                func line(_ cells: [String]) -> String { "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
+                return ([line(header), "|" + header.map { _ in "---" }.joined(separator: "|") + "|"] + rows.map(line)).joined(separator: "\n") + "\n"
+            case .chart(let title, let relativePath, _): return "![\(title)](\(relativePath))\n"
+            }
+        }.joined(separator: "\n")
+    }
+
+    public func html() -> String {
+        var body = ""
+        for block in blocks {
+            switch block {
+            case .heading(let level, let text): body += "<h\(level)>\(Self.inline(text))</h\(level)>\n"
+            case .paragraph(let text): body += "<p>\(Self.inline(text))</p>\n"
+            case .list(let items): body += "<ul>" + items.map { "<li>\(Self.inline($0))</li>" }.joined() + "</ul>\n"
+            case .table(let header, let rows):
+                body += "<table>\n"
+                body += "<thead><tr>" + header.map { "<th>\(Self.inline($0))</th>" }.joined() + "</tr></thead>\n"
+                body += "<tbody>\n" + rows.map { "<tr>" + $0.map { "<td>\(Self.inline($0))</td>" }.joined() + "</tr>" }.joined(separator: "\n") + "\n</tbody></table>\n"
+            case .chart(let title, _, let svg): body += "<figure>\(Self.inlineSVG(svg))<figcaption>\(Self.escape(title))</figcaption></figure>\n"
+            }
+        }
+        return """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>obsbench report</title>
+        <style>
+        body { font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
+        table { border-collapse: collapse; margin: 0.8em 0; font-size: 13px; }
+        th, td { border: 1px solid #ccc; padding: 4px 8px; vertical-align: top; }
+        th { background: #f3f3f3; } td:not(:first-child) { text-align: right; }
+        code { background: #f3f3f3; padding: 0 3px; } figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
+        </style></head><body>
+        \(body)</body></html>
+
+        """
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// Escapes text, then turns `code`, **bold** and the `<br>` the claims table uses into HTML.
+    static func inline(_ text: String) -> String {
+        var html = escape(text).replacingOccurrences(of: "&lt;br&gt;", with: "<br>")
+        for (marker, tag) in [("**", "strong"), ("`", "code")] {
+            var parts = html.components(separatedBy: marker)
+            guard parts.count >= 3 else { continue }
+            var result = parts.removeFirst()
+            var open = false
+            for (index, part) in parts.enumerated() {
+                // An odd marker out is left as it was.
+                if !open && index == parts.count - 1 {
+                    result += marker + part
+                } else {
+                    result += (open ? "</\(tag)>" : "<\(tag)>") + part
+                    open.toggle()
+                }
+            }
+            html = result
+        }
+        return html
+    }
+
+    /// An SVG file's markup without its XML prolog and doctype, to sit inside the page.
+    static func inlineSVG(_ svg: String) -> String {
+        guard let start = svg.range(of: "<svg") else { return "" }
+        return String(svg[start.lowerBound...])
+    }
+}

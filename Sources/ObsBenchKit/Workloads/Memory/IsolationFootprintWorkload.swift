@@ -1,0 +1,77 @@
+import Dispatch
+import ObservationStrategies
+
+/// Bytes per instance of the isolation a store can be built on: a default actor holding one
+/// counter, a class holding a serial `DispatchQueue` and a counter (the GCD way to guard a store),
+/// and a plain class holding a counter (the floor: an object and its field).
+///
+/// It needs no strategy, so it runs only in `plain`'s memory worker and its rows name no strategy
+/// (`-`); the kind of isolation is in `executor`.
+public struct IsolationFootprintWorkload: Workload {
+    public let name = "isolation-footprint"
+    public let summary = "bytes per default actor, per DispatchQueue-guarded store and per plain class, 10,000 of each (plain's worker only)"
+
+    public init() {}
+
+    public static let instances = 10_000
+
+    /// The kinds measured, in `executor` column order.
+    public enum Kind: String, CaseIterable, Sendable {
+        case defaultActor = "default-actor"
+        case dispatchQueueStore = "dispatch-queue-store"
+        case plainClass = "plain-class"
+    }
+
+    public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
+        guard context.strategy.name == "plain" else { return WorkloadOutput() }
+        let probe = try context.memoryProbe()
+        var output = WorkloadOutput()
+        for kind in Kind.allCases {
+            var kept: [AnyObject] = []
+            kept.reserveCapacity(Self.instances)
+            let start = context.reading(probe)
+            for index in 0..<Self.instances {
+                switch kind {
+                case .defaultActor: kept.append(CounterActor(index))
+                case .dispatchQueueStore: kept.append(QueueGuardedCounter(index))
+                case .plainClass: kept.append(PlainCounter(index))
+                }
+            }
+            let built = context.reading(probe).since(start)
+            withExtendedLifetime(kept) {}
+            let count = Double(Self.instances)
+            let bytes = ResultRow(
+                runID: context.runID, suite: context.suite, workload: name, strategy: "-", executor: kind.rawValue,
+                objects: Self.instances, subscribers: 0, concurrency: 1, metric: "bytes_per_instance", unit: "B/instance",
+                statistics: Statistics(exact: Double(built.liveBytes) / count),
+                note: "\(Self.instances) instances kept alive: \(built.liveBytes) B; \(context.allocatorNote(probe))")
+            let allocations = ResultRow(
+                runID: context.runID, suite: context.suite, workload: name, strategy: "-", executor: kind.rawValue,
+                objects: Self.instances, subscribers: 0, concurrency: 1, metric: "allocations_per_instance", unit: "allocations/instance",
+                statistics: built.allocations.map { Statistics(exact: Double($0) / count) },
+                note: built.allocations == nil ? "allocation counts need jemalloc" : context.allocatorNote(probe))
+            output.rows += [bytes, allocations]
+        }
+        return output
+    }
+}
+
+/// A default actor guarding one counter.
+actor CounterActor {
+    var value: Int
+    init(_ value: Int) { self.value = value }
+}
+
+/// A store guarding one counter with its own serial queue, as GCD-era stores do.
+final class QueueGuardedCounter: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only read and written on `queue` (and never touched here at all).
+    let queue = DispatchQueue(label: "obsbench.queue-store")
+    var value: Int
+    init(_ value: Int) { self.value = value }
+}
+
+/// A plain class holding one counter: what the object alone costs.
+final class PlainCounter {
+    var value: Int
+    init(_ value: Int) { self.value = value }
+}

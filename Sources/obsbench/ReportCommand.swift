@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import ObsBenchKit
+
+/// `obsbench report RUN`: writes `report.md` and a self-contained `report.html` for a run.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write report.md and a self-contained report.html for a run: machine, guide, headline tables, charts, claims check.",
+        discussion: """
+        Charts come from the run's plots/ folder; when it has none, `python3 plot-scripts/plot.py RUN` \
+        is run first (matplotlib: plot-scripts/requirements.txt), and the report says so if it cannot be. \
+        Claims are read from claims/claims.json (add a claim there, no code needed). \
+        Exit status: 0 written; 1 the run or the claims file cannot be read, or the report cannot be written.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The run folder (or a `latest` link).", valueName: "run"))
+    var runFolder = "results/latest"
+
+    @Option(help: ArgumentHelp("The claims file.", valueName: "file"))
+    var claims = "claims/claims.json"
+
+    @Option(help: ArgumentHelp("Where to write report.md and report.html. Default: the run folder.", valueName: "dir"))
+    var output: String?
+
+    @Flag(name: .customLong("no-charts"), help: "Do not run plot-scripts/plot.py when the run has no charts yet.")
+    var noCharts = false
+
+    func run() throws {
+        let folder = URL(fileURLWithPath: runFolder).resolvingSymlinksInPath()
+        let rows: [ResultRow]
+        do {
+            rows = try RunResults.load(folder.path).rows
+        } catch {
+            ReleaseRedirect.warn("obsbench: cannot report on \(runFolder): \(error)")
+            throw ExitCode(1)
+        }
+        let metadata = (try? Data(contentsOf: folder.appendingPathComponent("run.json"))).flatMap { try? JSONDecoder().decode(RunMetadata.self, from: $0) }
+        let chartNote = noCharts ? nil : drawChartsIfMissing(folder)
+        let claimsFile: Result<ClaimsFile, ClaimsError>
+        do {
+            claimsFile = .success(try ClaimsFile.load(claims))
+        } catch {
+            if FileManager.default.fileExists(atPath: claims) {
+                ReleaseRedirect.warn("obsbench: \(error)")
+                throw ExitCode(1)
+            }
+            claimsFile = .failure(error)
+        }
+        let report = RunReport(runDirectory: folder, rows: rows, metadata: metadata, claims: claimsFile, chartNote: chartNote)
+        let destination = output.map { URL(fileURLWithPath: $0) } ?? folder
+        do {
+            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+            try Data(report.markdown().utf8).write(to: destination.appendingPathComponent("report.md"), options: .atomic)
+            try Data(report.html().utf8).write(to: destination.appendingPathComponent("report.html"), options: .atomic)
+        } catch {
+            ReleaseRedirect.warn("obsbench: cannot write the report into \(destination.path): \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        print(destination.appendingPathComponent("report.md").path)
+        print(destination.appendingPathComponent("report.html").path)
+        if let chartNote { ReleaseRedirect.warn("obsbench: \(chartNote)") }
+    }
+
+    /// Runs plot.py when the run has no SVG charts; returns what the report should say if it could not.
+    private func drawChartsIfMissing(_ folder: URL) -> String? {
+        let plots = folder.appendingPathComponent("plots")
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: plots.path)) ?? []
+        if existing.contains(where: { $0.hasSuffix(".svg") }) { return nil }
+        let script = "plot-scripts/plot.py"
+        guard FileManager.default.fileExists(atPath: script) else {
+            return "Charts not drawn: \(script) not found here (run `obsbench report` from the obsbench checkout, or draw them with plot.py first)."
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, folder.path]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            return "Charts not drawn: cannot start python3 (\(error.localizedDescription))."
+        }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let last = message.split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
+            return "Charts not drawn: `python3 \(script)` failed: \(last) (install matplotlib: `pip install -r plot-scripts/requirements.txt`)."
+        }
+        return nil
+    }
+}
