@@ -35,7 +35,7 @@ struct RunCommand: AsyncParsableCommand {
     var subscribers: Int?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Worker rounds per strategy (1...20). Default: each suite's own (latency: 3).",
+        "Worker rounds per strategy (1...20). Default: each suite's own (latency: 8).",
         discussion: "The strategies take turns round after round and each round's samples are pooled, so every strategy is measured across the whole run, not during one stretch of a shared machine's noise. Each round gets 1/rounds of the sampling budget.",
         valueName: "n"))
     var rounds: Int?
@@ -90,6 +90,9 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(73)
         }
         let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: Self.currentExecutable)
+        if let canary = Canary.current {
+            ReleaseRedirect.warn("obsbench: \(Canary.variable) is set: \(canary.strategy)'s timed writes do \(Int(canary.fraction * 100))% extra work on purpose (a gate check). These numbers are not real.")
+        }
         if plan.suites.contains(where: \.runsOnJemalloc), run.jemallocEnvironment == nil {
             ReleaseRedirect.warn("obsbench: jemalloc not found; the memory suite reads glibc's counters instead (no allocation counts). Install it: \(JemallocLibrary.installHint)")
         }

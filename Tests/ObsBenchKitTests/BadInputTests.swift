@@ -122,6 +122,39 @@ struct BadInputTests {
         }
     }
 
+    @Test("report on a run that does not exist, or with an unreadable claims file, exits 1")
+    func badReport() throws {
+        func status(_ arguments: [String]) -> Int32 {
+            do {
+                var command = try ObsBench.parseAsRoot(arguments)
+                try command.run()
+                return 0
+            } catch {
+                return ObsBench.exitCode(for: error).rawValue
+            }
+        }
+        #expect(status(["report", "/nonexistent/obsbench-run"]) == 1)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data((Self.header + Self.line).utf8).write(to: folder.appendingPathComponent("results.csv"))
+        let claims = folder.appendingPathComponent("claims.json")
+        try Data("{ \"claims\": [".utf8).write(to: claims)
+        #expect(status(["report", folder.path, "--claims", claims.path, "--no-charts"]) == 1)
+        #expect(status(["report", folder.path, "--claims", folder.appendingPathComponent("none.json").path, "--no-charts"]) == 0,
+                "a missing claims file is said in the report, not an error")
+        let report = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(report.contains("No claims checked: cannot read the claims file"))
+    }
+
+    @Test("the canary variable reads STRATEGY:PERCENT and nothing else")
+    func canaryParsing() {
+        #expect(Canary.parse("observable:25") == Canary(strategy: "observable", fraction: 0.25))
+        for bad in [nil, "", "observable", "observable:", "observable:-5", "observable:nan", "a:b:c", "observable:0"] {
+            #expect(Canary.parse(bad) == nil, "\(String(describing: bad))")
+        }
+    }
+
     // MARK: Output folders
 
     @Test("a results file that hits a full disk makes the append throw, naming the error")

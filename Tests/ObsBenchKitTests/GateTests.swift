@@ -13,10 +13,11 @@ struct GateTests {
                   metric: metric, unit: unit, statistics: Statistics(exact: value))
     }
 
-    static func timing(_ strategy: String, _ samples: [Double], workload: String = "w") -> (ResultRow, [SampleRow]) {
+    /// A timing row and its samples, dealt to `rounds` worker rounds in turn.
+    static func timing(_ strategy: String, _ samples: [Double], workload: String = "w", rounds: Int = 8) -> (ResultRow, [SampleRow]) {
         let row = ResultRow(runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
                             metric: "latency", unit: "ns/op", statistics: Statistics(samples))
-        let sampleRows = samples.enumerated().map { SampleRow(runID: "r", suite: "s", workload: workload, strategy: strategy, metric: "latency", unit: "ns/op", index: $0, value: $1) }
+        let sampleRows = samples.enumerated().map { SampleRow(runID: "r", suite: "s", workload: workload, strategy: strategy, metric: "latency", unit: "ns/op", index: $0, value: $1, round: 1 + $0 % rounds) }
         return (row, sampleRows)
     }
 
@@ -84,10 +85,47 @@ struct GateTests {
         #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw), policy: lenient).exitStatus == 0)
     }
 
+    @Test("a timing from one worker process per side is reported, not judged: its samples are not independent")
+    func oneRoundIsNotJudged() throws {
+        let baseSamples = (0..<40).map { 100 + Double($0 % 10) }
+        let (base, baseRaw) = Self.timing("observable", baseSamples, rounds: 1)
+        let (slower, slowerRaw) = Self.timing("observable", baseSamples.map { $0 * 1.5 }, rounds: 1)
+        let comparison = RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw))
+        let item = try #require(comparison.comparisons.first)
+        #expect(item.verdict == .informational)
+        #expect(item.reason.contains("not judged: 1 worker round(s) on a side"))
+        #expect(comparison.exitStatus == 0)
+    }
+
+    @Test("the significance level is shared by every timing judged (Bonferroni), so many noisy metrics do not make a false regression")
+    func bonferroni() throws {
+        // Rounds of the current run mostly, not always, slower: +5.8%, exact p ≈ 0.019.
+        let baseSamples = [100.0, 101, 102, 103, 104, 105, 106, 107]
+        let slowerSamples = [100.5, 102.5, 108, 109, 110, 111, 112, 113]
+        let (base, baseRaw) = Self.timing("observable", baseSamples)
+        let (slower, slowerRaw) = Self.timing("observable", slowerSamples)
+        let single = RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw))
+        #expect(single.exitStatus == 2, "\(single.comparisons.map(\.reason))")
+        var baseRows: [ResultRow] = [], baseAll: [SampleRow] = [], nowRows: [ResultRow] = [], nowAll: [SampleRow] = []
+        for index in 0..<20 {
+            let (b, bRaw) = Self.timing("observable", baseSamples, workload: "w\(index)")
+            let (n, nRaw) = Self.timing("observable", index == 0 ? slowerSamples : baseSamples, workload: "w\(index)")
+            baseRows.append(b); baseAll += bRaw; nowRows.append(n); nowAll += nRaw
+        }
+        let many = RunComparison(baseline: Self.run(baseRows, baseAll), current: Self.run(nowRows, nowAll))
+        #expect(many.exitStatus == 0, "one p ≈ 0.019 among 20 timings is noise at 0.05 / 20")
+        #expect(many.comparisons.contains { $0.reason.contains("over 20 timings") })
+    }
+
     @Test("normalised to plain, a uniformly slower machine is not a regression")
     func normalisation() {
-        let base = Self.run([Self.row("plain", "latency", 10, unit: "ns/op"), Self.row("observable", "latency", 100, unit: "ns/op")])
-        let current = Self.run([Self.row("plain", "latency", 20, unit: "ns/op"), Self.row("observable", "latency", 200, unit: "ns/op")])
+        let spread = (0..<16).map { Double($0 % 4) }
+        let (plain, plainRaw) = Self.timing("plain", spread.map { 10 + $0 })
+        let (observable, observableRaw) = Self.timing("observable", spread.map { 100 + $0 })
+        let (plainSlow, plainSlowRaw) = Self.timing("plain", spread.map { 2 * (10 + $0) })
+        let (observableSlow, observableSlowRaw) = Self.timing("observable", spread.map { 2 * (100 + $0) })
+        let base = Self.run([plain, observable], plainRaw + observableRaw)
+        let current = Self.run([plainSlow, observableSlow], plainSlowRaw + observableSlowRaw)
         #expect(RunComparison(baseline: base, current: current).exitStatus == 2)
         #expect(RunComparison(baseline: base, current: current, policy: GatePolicy(normalizeToPlain: true)).exitStatus == 0)
     }

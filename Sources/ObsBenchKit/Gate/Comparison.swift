@@ -54,6 +54,12 @@ public struct RunComparison: Sendable {
         let now = Self.index(current, policy: policy)
         let unmeasuredNow = Self.unmeasured(current)
         var comparisons: [MetricComparison] = []
+        // Bonferroni: the significance level is shared by every timing that can be judged.
+        let judgedTimings = base.filter { key, old in
+            guard let new = now[key], GatePolicy.metricClass(old.row.metric) == .timing else { return false }
+            return min(old.roundMedians.count, new.roundMedians.count) >= GatePolicy.minimumRounds
+        }.count
+        let alpha = policy.significance / Double(max(judgedTimings, 1))
         for (key, old) in base {
             guard let new = now[key] else {
                 if GatePolicy.metricClass(old.row.metric) == .informational {
@@ -66,7 +72,7 @@ public struct RunComparison: Sendable {
                 comparisons.append(MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: reason))
                 continue
             }
-            comparisons.append(Self.compare(key: key, old, new, policy: policy))
+            comparisons.append(Self.compare(key: key, old, new, policy: policy, alpha: alpha, tests: judgedTimings))
         }
         for (key, new) in now where base[key] == nil {
             comparisons.append(MetricComparison(key: key, unit: new.row.unit, baseline: nil, current: new.value, verdict: .added, reason: "not in the baseline"))
@@ -79,6 +85,8 @@ public struct RunComparison: Sendable {
         var row: ResultRow
         var value: Double
         var samples: [Double]
+        /// The median of each round's samples: one value per worker process.
+        var roundMedians: [Double] = []
     }
 
     /// Keys of rows present without a value (not measurable, or not measured this time).
@@ -87,14 +95,19 @@ public struct RunComparison: Sendable {
     }
 
     static func key(_ row: ResultRow) -> String {
+        // The executor names what was measured where one workload measures several (isolation kinds).
         "\(row.suite)/\(row.workload)/\(row.strategy)/\(row.metric) objects=\(row.objects) S=\(row.subscribers) c=\(row.concurrency)"
+            + (row.executor == "main-actor" || row.executor.isEmpty ? "" : " on \(row.executor)")
     }
 
     /// Rows with a value, keyed by what they measured; timings normalised to `plain` if asked.
     static func index(_ run: RunResults, policy: GatePolicy) -> [String: Measured] {
         var samples: [String: [Double]] = [:]
+        var rounds: [String: [Int: [Double]]] = [:]
         for sample in run.samples {
-            samples["\(sample.suite)/\(sample.workload)/\(sample.strategy)/\(sample.metric) S=\(sample.subscribers)", default: []].append(sample.value)
+            let key = "\(sample.suite)/\(sample.workload)/\(sample.strategy)/\(sample.metric) S=\(sample.subscribers)"
+            samples[key, default: []].append(sample.value)
+            rounds[key, default: [:]][sample.round, default: []].append(sample.value)
         }
         var floors: [String: Double] = [:]
         if policy.normalizeToPlain {
@@ -106,18 +119,21 @@ public struct RunComparison: Sendable {
         for row in run.rows where !row.isError {
             guard let median = row.statistics?.median else { continue }
             var value = median
-            var raw = samples["\(row.suite)/\(row.workload)/\(row.strategy)/\(row.metric) S=\(row.subscribers)"] ?? []
+            let sampleKey = "\(row.suite)/\(row.workload)/\(row.strategy)/\(row.metric) S=\(row.subscribers)"
+            var raw = samples[sampleKey] ?? []
+            var roundMedians = (rounds[sampleKey] ?? [:]).sorted { $0.key < $1.key }.compactMap { Statistics($0.value)?.median }
             if policy.normalizeToPlain, GatePolicy.metricClass(row.metric) == .timing {
                 guard let floor = floors["\(row.suite)/\(row.workload) S=\(row.subscribers)"] else { continue }
                 value /= floor
                 raw = raw.map { $0 / floor }
+                roundMedians = roundMedians.map { $0 / floor }
             }
-            index[key(row)] = Measured(row: row, value: value, samples: raw)
+            index[key(row)] = Measured(row: row, value: value, samples: raw, roundMedians: roundMedians)
         }
         return index
     }
 
-    static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy) -> MetricComparison {
+    static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy, alpha: Double, tests: Int) -> MetricComparison {
         var result = MetricComparison(key: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
                                       baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
         switch GatePolicy.metricClass(old.row.metric) {
@@ -146,17 +162,19 @@ public struct RunComparison: Sendable {
                 result.reason = "within the \(percent(threshold)) noise threshold"
                 return result
             }
-            guard !old.samples.isEmpty, !new.samples.isEmpty else {
-                result.verdict = change > 0 ? .regression : .improvement
-                result.reason = "beyond \(percent(threshold)); no raw samples for a significance test"
+            let fewest = min(old.roundMedians.count, new.roundMedians.count)
+            guard fewest >= GatePolicy.minimumRounds else {
+                result.verdict = .informational
+                result.reason = "beyond \(percent(threshold)), not judged: \(fewest) worker round(s) on a side, and samples of one process are not independent (needs \(GatePolicy.minimumRounds)+ rounds, --rounds)"
                 return result
             }
-            let p = change > 0 ? MannWhitneyU.pValue(new.samples, exceeds: old.samples) : MannWhitneyU.pValue(old.samples, exceeds: new.samples)
-            if p < policy.significance {
+            let p = change > 0 ? MannWhitneyU.pValue(new.roundMedians, exceeds: old.roundMedians) : MannWhitneyU.pValue(old.roundMedians, exceeds: new.roundMedians)
+            let test = "Mann-Whitney on \(old.roundMedians.count) vs \(new.roundMedians.count) round medians p = \(format(p)), level \(format(alpha)) (\(format(policy.significance)) over \(tests) timings)"
+            if p < alpha {
                 result.verdict = change > 0 ? .regression : .improvement
-                result.reason = "beyond \(percent(threshold)), Mann-Whitney p = \(format(p))"
+                result.reason = "beyond \(percent(threshold)), \(test)"
             } else {
-                result.reason = "beyond \(percent(threshold)) but not significant (p = \(format(p)))"
+                result.reason = "beyond \(percent(threshold)) but not significant: \(test)"
             }
         }
         return result

@@ -5,7 +5,9 @@ import ObservationStrategies
 public struct GatePolicy: Sendable {
     /// A timing is a regression only if its median grows by more than this fraction (default 5%)...
     public var timingThreshold: Double
-    /// ...and a one-sided Mann-Whitney U test on the raw samples gives p below this.
+    /// ...and a one-sided Mann-Whitney U test on the per-round medians gives p below this divided
+    /// by the number of timings judged (Bonferroni: the chance of any false regression in a run,
+    /// not per metric).
     public var significance: Double
     /// Per-metric timing thresholds overriding `timingThreshold`, by metric or `workload/metric`.
     public var timingThresholds: [String: Double]
@@ -30,6 +32,11 @@ public struct GatePolicy: Sendable {
         self.gatesTimings = gatesTimings
         self.gatesAsynchronousCounts = gatesAsynchronousCounts
     }
+
+    /// Rounds (worker processes) each side needs before a timing is judged. Samples of one process
+    /// are not independent (its memory layout and the machine's regime at the time hold for all of
+    /// them), so a change is tested across processes: each round's median is one observation.
+    public static let minimumRounds = 4
 
     /// What kind of number a metric is, for the gate.
     public enum MetricClass: String, Sendable {

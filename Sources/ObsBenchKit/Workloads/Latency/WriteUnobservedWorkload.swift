@@ -11,19 +11,33 @@ public struct WriteUnobservedWorkload: Workload {
         let store = try context.makeStore()
         let count = context.objects
         var next = 1_000
-        let sampled = try await Sampler(settings: context.sampler).sample({ iterations in
+        let emptyBatch: Batch = { iterations in
+            for index in 0..<iterations {
+                next &+= 1
+                blackHole(1 &+ index % count)
+            }
+        }
+        // 0 unless OBSBENCH_CANARY names this strategy (see Canary).
+        let canarySpins = try await context.canaryIterations({ iterations in
             for index in 0..<iterations {
                 next &+= 1
                 try store.write(.priority(next), to: 1 &+ index % count)
             }
             await store.settle()
-        }, emptyBatch: { iterations in
+        }, emptyBatch: emptyBatch)
+        let sampled = try await Sampler(settings: context.sampler).sample({ iterations in
             for index in 0..<iterations {
                 next &+= 1
-                blackHole(1 &+ index % count)
+                try store.write(.priority(next), to: 1 &+ index % count)
+                if canarySpins > 0 { Canary.spin(canarySpins) }
             }
-        })
+            await store.settle()
+        }, emptyBatch: emptyBatch)
         await store.tearDown()
-        return context.latencyOutput(workload: name, subscribers: 0, sampled: sampled, note: "priority of records 1...N in turn, each write a new value")
+        var note = "priority of records 1...N in turn, each write a new value"
+        if canarySpins > 0, let canary = Canary.current {
+            note = "CANARY: \(Int(canary.fraction * 100))% extra work per write (\(canarySpins) spins, \(Canary.variable)); " + note
+        }
+        return context.latencyOutput(workload: name, subscribers: 0, sampled: sampled, note: note)
     }
 }

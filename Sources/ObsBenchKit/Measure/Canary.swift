@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// A regression of known size, to prove the gate catches one: with `OBSBENCH_CANARY=STRATEGY:PERCENT`
+/// (for example `published:25`), every write the `write-unobserved` workload times for STRATEGY
+/// also spins for PERCENT% of that write's own median, measured in the same worker just before.
+/// Rows measured with it say so in their note, and `obsbench run` warns. Never set it for real numbers.
+public struct Canary: Sendable, Equatable {
+    public var strategy: String
+    /// The extra work as a fraction of the write's own cost (0.25 for +25%).
+    public var fraction: Double
+
+    public static let variable = "OBSBENCH_CANARY"
+
+    public init(strategy: String, fraction: Double) {
+        self.strategy = strategy
+        self.fraction = fraction
+    }
+
+    /// The canary the environment asks for, nil when none (or when the value cannot be read).
+    public static let current: Canary? = parse(ProcessInfo.processInfo.environment[variable])
+
+    /// Reads `STRATEGY:PERCENT`; nil for anything else.
+    public static func parse(_ value: String?) -> Canary? {
+        guard let parts = value?.split(separator: ":"), parts.count == 2, let percent = Double(parts[1]),
+              percent.isFinite, percent > 0, percent <= 1_000 else { return nil }
+        return Canary(strategy: String(parts[0]), fraction: percent / 100)
+    }
+
+    /// Where `spin` leaves its result, so the optimiser must compute it.
+    private static let sink = Atomic<UInt64>(0)
+
+    /// Spins `iterations` steps of a linear congruential generator, each depending on the last (a
+    /// few cycles that cannot be vectorised or skipped): the extra work. The result is stored, so
+    /// the loop cannot be deleted (a `blackHole` of a plain value does not stop that).
+    @inline(never)
+    public static func spin(_ iterations: Int) {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<iterations { state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
+        sink.store(state, ordering: .relaxed)
+    }
+
+    /// What one spin iteration costs in this process: the median of 15 timed runs of a million.
+    public static func nanosecondsPerSpin() -> Double {
+        let iterations = 1_000_000
+        spin(iterations)
+        let runs = (0..<15).map { _ -> Double in
+            let begin = MonotonicClock.now()
+            spin(iterations)
+            return Double(MonotonicClock.now() &- begin) / Double(iterations)
+        }
+        return runs.sorted()[runs.count / 2]
+    }
+}
+
+extension WorkloadContext {
+    /// The spin iterations the canary adds to each operation of `batch`: 0 unless the canary names
+    /// this context's strategy; otherwise its fraction of the operation's median, measured now
+    /// with the short sampling settings.
+    @MainActor
+    func canaryIterations(_ batch: @escaping Batch, emptyBatch: @escaping Batch) async throws -> Int {
+        guard let canary = Canary.current, canary.strategy == strategy.name else { return 0 }
+        let sampled = try await Sampler(settings: .quick).sample(batch, emptyBatch: emptyBatch)
+        guard let median = Statistics(sampled.nanosecondsPerOperation)?.median else { return 0 }
+        return Int((median * canary.fraction / Canary.nanosecondsPerSpin()).rounded())
+    }
+}
