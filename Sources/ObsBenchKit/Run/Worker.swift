@@ -11,6 +11,8 @@ public enum Worker {
         let context = WorkloadContext(
             runID: runID, suite: suite.name, strategy: strategy, sampler: sampler, objects: objects ?? suite.defaultObjects,
             objectSweep: objects.map { [$0] } ?? (quick ? suite.quickObjectSweep : suite.objectSweep), quick: quick, subscribers: subscribers)
+        // Resolved once, before anything is measured (a lazy lookup allocates on first use).
+        _ = ThreadSanitizerHooks.isActive
         var output = WorkloadOutput()
         for workload in suite.workloads {
             do {

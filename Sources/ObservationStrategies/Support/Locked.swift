@@ -6,24 +6,28 @@ import Darwin
 import Synchronization
 
 /// A value behind a lock, for state that threads share (views updated from GRDB's queue, waiter
-/// lists, worker bookkeeping). A `Synchronization.Mutex` that ThreadSanitizer can see.
+/// lists, worker bookkeeping). A `Synchronization.Mutex`, stored inline like one (no allocation of
+/// its own: views and stores cost what they did), that ThreadSanitizer can see.
 ///
 /// On Linux, `Mutex` takes a contended lock with a `FUTEX_LOCK_PI` system call made from an
 /// uninstrumented C shim, so ThreadSanitizer never sees the hand-over and reports every access
 /// under a contended `Mutex` as a data race. Under TSan (and only then) `withLock` also tells it
-/// that this lock was acquired and released, with `__tsan_acquire`/`__tsan_release`; in a normal
-/// build those symbols do not exist and it is a plain `Mutex`.
-public final class Locked<Value>: Sendable {
+/// that this lock was acquired and released, with `__tsan_acquire`/`__tsan_release` on the lock's
+/// address (stable: it lives inside the object that owns it); in a normal build those symbols do
+/// not exist and it is a plain `Mutex`.
+public struct Locked<Value>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
 
     public init(_ value: sending Value) {
         mutex = Mutex(value)
     }
 
-    public func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
-        try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-            guard let hooks = ThreadSanitizerHooks.loaded else { return try body(&value) }
-            let address = Unmanaged.passUnretained(self).toOpaque()
+    public borrowing func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
+        guard let hooks = ThreadSanitizerHooks.loaded else { return try mutex.withLock(body) }
+        // The lock's own address (it cannot move: a Mutex is address-only), as TSan's identity
+        // for it; never dereferenced.
+        let address = withUnsafePointer(to: self) { UnsafeMutableRawPointer(mutating: $0) }
+        return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
             hooks.acquire(address)
             defer { hooks.release(address) }
             return try body(&value)
