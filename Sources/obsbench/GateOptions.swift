@@ -12,7 +12,9 @@ struct GateOptions: ParsableArguments {
         valueName: "name=fraction"))
     var metricThresholds: [String] = []
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("One-sided Mann-Whitney U p-value below which a timing change beyond the threshold counts.", valueName: "p"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The chance of any false timing verdict in a run: timing changes beyond the threshold are tested on round medians (one-sided exact Mann-Whitney U) with Holm's correction over every timing judged.",
+        valueName: "p"))
     var significance: Double = 0.05
 
     @Option(name: .customLong("async-count-tolerance"), parsing: .unconditional, help: ArgumentHelp(

@@ -29,6 +29,17 @@ struct GateTests {
         Dictionary(uniqueKeysWithValues: comparison.comparisons.map { ($0.key, $0.verdict) })
     }
 
+    @Test("Mann-Whitney is exact for small samples: 3 above 3 is 1 of 20 splits, 4 above 4 is 1 of 70")
+    func mannWhitneyExact() {
+        #expect(abs(MannWhitneyU.pValue([4, 5, 6], exceeds: [1, 2, 3]) - 1.0 / 20) < 1e-12)
+        #expect(abs(MannWhitneyU.smallestPValue(4, 4) - 1.0 / 70) < 1e-12)
+        #expect(abs(MannWhitneyU.smallestPValue(8, 8) - 1.0 / 12_870) < 1e-15)
+        // One pair out of order among 8 vs 8: U = 63 of 64, p = 2 / 12870.
+        #expect(abs(MannWhitneyU.pValue([8.5, 10, 11, 12, 13, 14, 15, 16], exceeds: [1, 2, 3, 4, 5, 6, 7, 9]) - 2.0 / 12_870) < 1e-15)
+        // Ties share ranks: identical samples are as likely one way as the other.
+        #expect(MannWhitneyU.pValue([1, 1, 2], exceeds: [1, 1, 2]) > 0.5)
+    }
+
     @Test("Mann-Whitney: separated samples are significant, identical ones are not")
     func mannWhitney() {
         let low = (0..<30).map { 100 + Double($0) }
@@ -99,7 +110,7 @@ struct GateTests {
 
     @Test("the significance level is shared by every timing judged (Bonferroni), so many noisy metrics do not make a false regression")
     func bonferroni() throws {
-        // Rounds of the current run mostly, not always, slower: +5.8%, exact p ≈ 0.019.
+        // Rounds of the current run mostly, not always, slower: +5.8%, exact p = 244/12870 ≈ 0.019.
         let baseSamples = [100.0, 101, 102, 103, 104, 105, 106, 107]
         let slowerSamples = [100.5, 102.5, 108, 109, 110, 111, 112, 113]
         let (base, baseRaw) = Self.timing("observable", baseSamples)

@@ -54,12 +54,9 @@ public struct RunComparison: Sendable {
         let now = Self.index(current, policy: policy)
         let unmeasuredNow = Self.unmeasured(current)
         var comparisons: [MetricComparison] = []
-        // Bonferroni: the significance level is shared by every timing that can be judged.
-        let judgedTimings = base.filter { key, old in
-            guard let new = now[key], GatePolicy.metricClass(old.row.metric) == .timing else { return false }
-            return min(old.roundMedians.count, new.roundMedians.count) >= GatePolicy.minimumRounds
-        }.count
-        let alpha = policy.significance / Double(max(judgedTimings, 1))
+        // Timings beyond their threshold wait for their p-value to be judged together (Holm).
+        var pending: [(index: Int, p: Double, worse: Bool)] = []
+        var judgedTimings = 0
         for (key, old) in base {
             guard let new = now[key] else {
                 if GatePolicy.metricClass(old.row.metric) == .informational {
@@ -72,7 +69,24 @@ public struct RunComparison: Sendable {
                 comparisons.append(MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: reason))
                 continue
             }
-            comparisons.append(Self.compare(key: key, old, new, policy: policy, alpha: alpha, tests: judgedTimings))
+            let (comparison, test) = Self.compare(key: key, old, new, policy: policy)
+            if test.judged { judgedTimings += 1 }
+            if let p = test.pendingP { pending.append((comparisons.count, p, (comparison.change ?? 0) > 0)) }
+            comparisons.append(comparison)
+        }
+        // Holm's step-down over every timing judged: the chance of any false verdict in the run
+        // stays below the significance level, with more power than a plain Bonferroni division.
+        var stillRejecting = true
+        for (step, candidate) in pending.sorted(by: { $0.p < $1.p }).enumerated() {
+            let level = policy.significance / Double(max(judgedTimings - step, 1))
+            let test = "exact Mann-Whitney on round medians p = \(Self.format(candidate.p)), Holm level \(Self.format(level)) (\(Self.format(policy.significance)) over \(judgedTimings) timings)"
+            if stillRejecting && candidate.p < level {
+                comparisons[candidate.index].verdict = candidate.worse ? .regression : .improvement
+                comparisons[candidate.index].reason += ", " + test
+            } else {
+                stillRejecting = false
+                comparisons[candidate.index].reason += " but not significant: " + test
+            }
         }
         for (key, new) in now where base[key] == nil {
             comparisons.append(MetricComparison(key: key, unit: new.row.unit, baseline: nil, current: new.value, verdict: .added, reason: "not in the baseline"))
@@ -80,13 +94,15 @@ public struct RunComparison: Sendable {
         self.comparisons = comparisons.sorted { ($0.verdict, $0.key) < ($1.verdict, $1.key) }
     }
 
-    /// A row's value (median), its raw samples, and the row.
+    /// A row's value (median), its per-round medians, and the row.
     struct Measured {
         var row: ResultRow
         var value: Double
-        var samples: [Double]
         /// The median of each round's samples: one value per worker process.
         var roundMedians: [Double] = []
+        /// Whether another row of the run matches the same samples (hops rows that differ only in
+        /// concurrency): its samples cannot be attributed, so it is not judged.
+        var sharedSamples = false
     }
 
     /// Keys of rows present without a value (not measurable, or not measured this time).
@@ -115,27 +131,39 @@ public struct RunComparison: Sendable {
                 if let median = row.statistics?.median, median > 0 { floors["\(row.suite)/\(row.workload) S=\(row.subscribers)"] = median }
             }
         }
+        var rowsPerSampleKey: [String: Int] = [:]
+        for row in run.rows where !row.isError && row.statistics != nil {
+            rowsPerSampleKey["\(row.suite)/\(row.workload)/\(row.strategy)/\(row.metric) S=\(row.subscribers)", default: 0] += 1
+        }
         var index: [String: Measured] = [:]
         for row in run.rows where !row.isError {
             guard let median = row.statistics?.median else { continue }
             var value = median
             let sampleKey = "\(row.suite)/\(row.workload)/\(row.strategy)/\(row.metric) S=\(row.subscribers)"
-            var raw = samples[sampleKey] ?? []
+            let hasSamples = !(samples[sampleKey] ?? []).isEmpty
             var roundMedians = (rounds[sampleKey] ?? [:]).sorted { $0.key < $1.key }.compactMap { Statistics($0.value)?.median }
             if policy.normalizeToPlain, GatePolicy.metricClass(row.metric) == .timing {
                 guard let floor = floors["\(row.suite)/\(row.workload) S=\(row.subscribers)"] else { continue }
                 value /= floor
-                raw = raw.map { $0 / floor }
                 roundMedians = roundMedians.map { $0 / floor }
             }
-            index[key(row)] = Measured(row: row, value: value, samples: raw, roundMedians: roundMedians)
+            index[key(row)] = Measured(row: row, value: value, roundMedians: roundMedians,
+                                       sharedSamples: hasSamples && (rowsPerSampleKey[sampleKey] ?? 0) > 1)
         }
         return index
     }
 
-    static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy, alpha: Double, tests: Int) -> MetricComparison {
+    /// What the significance test of one timing needs: whether it counts among the timings
+    /// judged, and its p-value when its change is beyond the threshold (decided by Holm's procedure).
+    struct TimingTest {
+        var judged = false
+        var pendingP: Double?
+    }
+
+    static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy) -> (MetricComparison, TimingTest) {
         var result = MetricComparison(key: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
                                       baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
+        var test = TimingTest()
         switch GatePolicy.metricClass(old.row.metric) {
         case .informational:
             result.verdict = .informational
@@ -158,26 +186,23 @@ public struct RunComparison: Sendable {
         case .timing:
             let threshold = policy.threshold(workload: old.row.workload, metric: old.row.metric)
             let change = result.change ?? 0
+            let fewest = min(old.roundMedians.count, new.roundMedians.count)
+            guard fewest >= GatePolicy.minimumRounds, !old.sharedSamples, !new.sharedSamples else {
+                result.verdict = .informational
+                result.reason = old.sharedSamples || new.sharedSamples
+                    ? "not judged: its samples cannot be told apart from another row's (samples.csv has no concurrency or executor column)"
+                    : "not judged: \(fewest) worker round(s) on a side, and samples of one process are not independent (needs \(GatePolicy.minimumRounds)+ rounds, --rounds)"
+                return (result, test)
+            }
+            test.judged = true
             guard abs(change) > threshold else {
                 result.reason = "within the \(percent(threshold)) noise threshold"
-                return result
+                return (result, test)
             }
-            let fewest = min(old.roundMedians.count, new.roundMedians.count)
-            guard fewest >= GatePolicy.minimumRounds else {
-                result.verdict = .informational
-                result.reason = "beyond \(percent(threshold)), not judged: \(fewest) worker round(s) on a side, and samples of one process are not independent (needs \(GatePolicy.minimumRounds)+ rounds, --rounds)"
-                return result
-            }
-            let p = change > 0 ? MannWhitneyU.pValue(new.roundMedians, exceeds: old.roundMedians) : MannWhitneyU.pValue(old.roundMedians, exceeds: new.roundMedians)
-            let test = "Mann-Whitney on \(old.roundMedians.count) vs \(new.roundMedians.count) round medians p = \(format(p)), level \(format(alpha)) (\(format(policy.significance)) over \(tests) timings)"
-            if p < alpha {
-                result.verdict = change > 0 ? .regression : .improvement
-                result.reason = "beyond \(percent(threshold)), \(test)"
-            } else {
-                result.reason = "beyond \(percent(threshold)) but not significant: \(test)"
-            }
+            test.pendingP = change > 0 ? MannWhitneyU.pValue(new.roundMedians, exceeds: old.roundMedians) : MannWhitneyU.pValue(old.roundMedians, exceeds: new.roundMedians)
+            result.reason = "beyond \(percent(threshold))"
         }
-        return result
+        return (result, test)
     }
 
     static func percent(_ fraction: Double) -> String {

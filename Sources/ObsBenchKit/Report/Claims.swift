@@ -15,14 +15,37 @@ public struct ClaimsFile: Codable, Sendable {
         } catch {
             throw ClaimsError("cannot read the claims file \(path): \(error.localizedDescription)")
         }
+        let file: ClaimsFile
         do {
-            return try JSONDecoder().decode(ClaimsFile.self, from: data)
+            file = try JSONDecoder().decode(ClaimsFile.self, from: data)
         } catch {
             throw ClaimsError("the claims file \(path) is not valid: \(error)")
+        }
+        try file.validate(path)
+        return file
+    }
+
+    /// Refuses claims that would hold by default: no check and no reason, or a check without a range.
+    func validate(_ path: String) throws(ClaimsError) {
+        var seen = Set<String>()
+        for claim in claims {
+            guard seen.insert(claim.id).inserted else { throw ClaimsError("\(path): claim id '\(claim.id)' appears twice") }
+            if claim.checks.isEmpty && claim.notMeasurable == nil {
+                throw ClaimsError("\(path): claim '\(claim.id)' has no checks and no not_measurable reason")
+            }
+            for check in claim.checks where check.low == nil && check.high == nil {
+                throw ClaimsError("\(path): claim '\(claim.id)', check '\(check.what)' predicts nothing (no low, no high)")
+            }
+            for check in claim.checks {
+                for selector in [check.row] + (check.minus.map { [$0] } ?? []) where selector.largest != nil && !["objects", "subscribers"].contains(selector.largest!) {
+                    throw ClaimsError("\(path): claim '\(claim.id)': largest must be objects or subscribers, not '\(selector.largest!)'")
+                }
+            }
         }
     }
 }
 
+/// Why the claims file cannot be used, or why a claim's number could not be measured.
 public struct ClaimsError: Error, CustomStringConvertible {
     public var description: String
     init(_ description: String) { self.description = description }
@@ -110,6 +133,7 @@ public struct RowSelector: Codable, Sendable, CustomStringConvertible {
 
 /// A claim judged against one run.
 public struct ClaimVerdict: Sendable {
+    /// What a run says of a claim.
     public enum Verdict: String, Sendable {
         case holds
         case refuted
@@ -155,7 +179,10 @@ public struct ClaimVerdict: Sendable {
         case .success(let row): first = row
         }
         var value = first.statistics!.median
-        if let minus = check.minus {
+        if var minus = check.minus {
+            // Subtract at the sweep point the first row was taken at, not the other's own largest.
+            if minus.largest == "objects" { minus.largest = nil; minus.objects = first.objects }
+            if minus.largest == "subscribers" { minus.largest = nil; minus.subscribers = first.subscribers }
             switch minus.select(from: rows) {
             case .failure(let error): return .failure(error)
             case .success(let row): value -= row.statistics!.median

@@ -13,8 +13,8 @@ import Synchronization
 /// uninstrumented C shim, so ThreadSanitizer never sees the hand-over and reports every access
 /// under a contended `Mutex` as a data race. Under TSan (and only then) `withLock` also tells it
 /// that this lock was acquired and released, with `__tsan_acquire`/`__tsan_release` on the lock's
-/// address (stable: it lives inside the object that owns it); in a normal build those symbols do
-/// not exist and it is a plain `Mutex`.
+/// address (stable: it lives inside the object that owns it). In a normal build those symbols do
+/// not exist, and each `withLock` costs a `Mutex`'s plus one check of an already-resolved global.
 public struct Locked<Value>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
 
@@ -24,9 +24,10 @@ public struct Locked<Value>: ~Copyable, Sendable {
 
     public borrowing func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
         guard let hooks = ThreadSanitizerHooks.loaded else { return try mutex.withLock(body) }
-        // The lock's own address (it cannot move: a Mutex is address-only), as TSan's identity
-        // for it; never dereferenced.
-        let address = withUnsafePointer(to: self) { UnsafeMutableRawPointer(mutating: $0) }
+        // The lock's own address as a number (a Mutex is address-only, so a borrow is the stored
+        // value itself, which never moves): TSan's identity for this lock, never dereferenced.
+        let identity = withUnsafePointer(to: self) { UInt(bitPattern: $0) }
+        let address = UnsafeMutableRawPointer(bitPattern: identity)
         return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
             hooks.acquire(address)
             defer { hooks.release(address) }

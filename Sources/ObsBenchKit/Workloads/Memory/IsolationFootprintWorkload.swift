@@ -63,8 +63,7 @@ actor CounterActor {
 }
 
 /// A store guarding one counter with its own serial queue, as GCD-era stores do.
-final class QueueGuardedCounter: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only read and written on `queue` (and never touched here at all).
+final class QueueGuardedCounter {
     let queue = DispatchQueue(label: "obsbench.queue-store")
     var value: Int
     init(_ value: Int) { self.value = value }
