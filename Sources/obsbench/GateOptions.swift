@@ -118,8 +118,9 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare two runs (run folders or results.csv files), metric by metric.",
         discussion: """
-        Timings (ns/op) are a regression only beyond the threshold and significant on the raw \
-        samples (samples.csv beside results.csv); exact counts (bytes, allocations, re-runs, torn \
+        Timings (ns/op) are a regression only beyond the threshold and significant across worker \
+        rounds (each round's median from samples.csv beside results.csv; exact Mann-Whitney, Holm over \
+        the run's timings; fewer than 4 rounds a side: reported, not judged); exact counts (bytes, allocations, re-runs, torn \
         observations) may not grow (asynchronous strategies: within --async-count-tolerance). \
         Exit status: 0 no regression; 2 regression, or a judged baseline metric missing from the new run; \
         4 only improvements; 5 baseline missing or unreadable (the message names the file, line and \

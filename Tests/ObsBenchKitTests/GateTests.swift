@@ -108,7 +108,7 @@ struct GateTests {
         #expect(comparison.exitStatus == 0)
     }
 
-    @Test("the significance level is shared by every timing judged (Bonferroni), so many noisy metrics do not make a false regression")
+    @Test("the significance level is shared by every timing judged (Holm), so many noisy metrics do not make a false regression")
     func bonferroni() throws {
         // Rounds of the current run mostly, not always, slower: +5.8%, exact p = 244/12870 ≈ 0.019.
         let baseSamples = [100.0, 101, 102, 103, 104, 105, 106, 107]

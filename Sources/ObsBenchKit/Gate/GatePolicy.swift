@@ -1,12 +1,12 @@
 import ObservationStrategies
 
 /// How the gate judges each metric: timings need a change beyond a noise threshold that is also
-/// statistically significant on the raw samples; exact counts must not grow beyond a tolerance.
+/// statistically significant across worker rounds; exact counts must not grow beyond a tolerance.
 public struct GatePolicy: Sendable {
     /// A timing is a regression only if its median grows by more than this fraction (default 5%)...
     public var timingThreshold: Double
-    /// ...and a one-sided Mann-Whitney U test on the per-round medians gives p below this divided
-    /// by the number of timings judged (Bonferroni: the chance of any false regression in a run,
+    /// ...and a one-sided exact Mann-Whitney U test on the per-round medians passes Holm's
+    /// step-down at this level over every timing judged (the chance of any false verdict in a run,
     /// not per metric).
     public var significance: Double
     /// Per-metric timing thresholds overriding `timingThreshold`, by metric or `workload/metric`.
