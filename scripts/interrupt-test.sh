@@ -36,8 +36,12 @@ for signal in INT TERM; do
     # Every file reads back whole: the gate's reader refuses a torn row.
     "$bin" compare "$run" "$run" --counts-only > /dev/null 2>&1 || fail "SIG$signal: the interrupted run's files do not read back"
     sleep 1
-    # No process of the run may be left (read from /proc: pgrep is not on every machine).
-    if grep -lsa -- "$run_id" /proc/[0-9]*/cmdline | grep -v "^/proc/$$/" > /dev/null; then fail "SIG$signal: a worker of the run is still running"; fi
+    # No process of the run may be left (read from /proc: pgrep is not on every machine; matched
+    # in bash, so no searching process carries the run id in its own command line).
+    for cmdline in /proc/[0-9]*/cmdline; do
+        command_line="$(tr '\0' ' ' < "$cmdline" 2>/dev/null || true)"
+        if [[ "$command_line" == *"--run-id $run_id"* ]]; then fail "SIG$signal: a worker of the run is still running: $command_line"; fi
+    done
     grep -q "interrupted by signal" "$out/$signal.stderr" || fail "SIG$signal: no message on standard error"
     echo "SIG$signal: exit $status; kept $rounds worker rows, $results pooled rows, $samples samples; run.json says interrupted; no worker left"
 done
