@@ -112,27 +112,13 @@ struct BadInputTests {
         }
 
         // The same through the command: exit status 5, whatever the current run holds.
-        var command = try ObsBench.parseAsRoot(["compare", content == nil ? folder.appendingPathComponent("nothing").path : folder.path, current.path])
-        do {
-            try command.validate()
-            if let compare = command as? CompareCommand { try compare.run() } else { Issue.record("not the compare command") }
-            Issue.record("\(name): compare succeeded")
-        } catch {
-            #expect(ObsBench.exitCode(for: error).rawValue == 5, "\(name): \(error)")
-        }
+        let baseline = content == nil ? folder.appendingPathComponent("nothing").path : folder.path
+        #expect(obsbenchExitStatus(["compare", baseline, current.path]) == 5, "\(name)")
     }
 
     @Test("report on a run that does not exist, or with an unreadable claims file, exits 1")
     func badReport() throws {
-        func status(_ arguments: [String]) -> Int32 {
-            do {
-                var command = try ObsBench.parseAsRoot(arguments)
-                try command.run()
-                return 0
-            } catch {
-                return ObsBench.exitCode(for: error).rawValue
-            }
-        }
+        let status = obsbenchExitStatus
         #expect(status(["report", "/nonexistent/obsbench-run"]) == 1)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

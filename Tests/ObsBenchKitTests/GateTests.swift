@@ -173,15 +173,7 @@ struct GateTests {
         let truncated = root.appendingPathComponent("truncated.csv")
         try Data((CSV.line(ResultRow.columns) + "r,s,w,plain,main-actor,1\n").utf8).write(to: truncated)
 
-        func status(_ arguments: [String]) -> Int32 {
-            do {
-                var command = try ObsBench.parseAsRoot(arguments)
-                try command.run()
-                return 0
-            } catch {
-                return ObsBench.exitCode(for: error).rawValue
-            }
-        }
+        let status = obsbenchExitStatus
         #expect(status(["gate", "--baseline", root.appendingPathComponent("absent").path, "--current", good.path]) == 5)
         #expect(status(["gate", "--baseline", truncated.path, "--current", good.path]) == 5)
         #expect(throws: ResultsReader.ReadError.self) { try RunResults.load(truncated.path) }

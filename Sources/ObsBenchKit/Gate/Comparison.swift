@@ -116,13 +116,20 @@ public struct RunComparison: Sendable {
             + (row.executor == "main-actor" || row.executor.isEmpty ? "" : " on \(row.executor)")
     }
 
+    /// What ties samples to their row: `samples.csv` has these columns of a row, and no others.
+    static func sampleKey(suite: String, workload: String, strategy: String, metric: String, subscribers: Int) -> String {
+        "\(suite)/\(workload)/\(strategy)/\(metric) S=\(subscribers)"
+    }
+
+    static func sampleKey(_ row: ResultRow) -> String {
+        sampleKey(suite: row.suite, workload: row.workload, strategy: row.strategy, metric: row.metric, subscribers: row.subscribers)
+    }
+
     /// Rows with a value, keyed by what they measured; timings normalised to `plain` if asked.
     static func index(_ run: RunResults, policy: GatePolicy) -> [String: Measured] {
-        var samples: [String: [Double]] = [:]
         var rounds: [String: [Int: [Double]]] = [:]
         for sample in run.samples {
-            let key = "\(sample.suite)/\(sample.workload)/\(sample.strategy)/\(sample.metric) S=\(sample.subscribers)"
-            samples[key, default: []].append(sample.value)
+            let key = sampleKey(suite: sample.suite, workload: sample.workload, strategy: sample.strategy, metric: sample.metric, subscribers: sample.subscribers)
             rounds[key, default: [:]][sample.round, default: []].append(sample.value)
         }
         var floors: [String: Double] = [:]
@@ -133,22 +140,21 @@ public struct RunComparison: Sendable {
         }
         var rowsPerSampleKey: [String: Int] = [:]
         for row in run.rows where !row.isError && row.statistics != nil {
-            rowsPerSampleKey["\(row.suite)/\(row.workload)/\(row.strategy)/\(row.metric) S=\(row.subscribers)", default: 0] += 1
+            rowsPerSampleKey[sampleKey(row), default: 0] += 1
         }
         var index: [String: Measured] = [:]
         for row in run.rows where !row.isError {
             guard let median = row.statistics?.median else { continue }
             var value = median
-            let sampleKey = "\(row.suite)/\(row.workload)/\(row.strategy)/\(row.metric) S=\(row.subscribers)"
-            let hasSamples = !(samples[sampleKey] ?? []).isEmpty
-            var roundMedians = (rounds[sampleKey] ?? [:]).sorted { $0.key < $1.key }.compactMap { Statistics($0.value)?.median }
+            let rowSamples = rounds[sampleKey(row)] ?? [:]
+            var roundMedians = rowSamples.sorted { $0.key < $1.key }.compactMap { Statistics($0.value)?.median }
             if policy.normalizeToPlain, GatePolicy.metricClass(row.metric) == .timing {
                 guard let floor = floors["\(row.suite)/\(row.workload) S=\(row.subscribers)"] else { continue }
                 value /= floor
                 roundMedians = roundMedians.map { $0 / floor }
             }
             index[key(row)] = Measured(row: row, value: value, roundMedians: roundMedians,
-                                       sharedSamples: hasSamples && (rowsPerSampleKey[sampleKey] ?? 0) > 1)
+                                       sharedSamples: !rowSamples.isEmpty && (rowsPerSampleKey[sampleKey(row)] ?? 0) > 1)
         }
         return index
     }

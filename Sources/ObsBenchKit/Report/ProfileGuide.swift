@@ -61,19 +61,16 @@ public struct ProfileGuide: Sendable {
             ranking: transactions.map { ($0.0, SummaryTable.format(nanoseconds: $0.1)) },
             remark: torn.isEmpty ? "the consistency suite was not run" : whole.isEmpty ? "no strategy showed zero torn observations" : transactions.isEmpty ? "the latency suite was not run" : nil))
 
-        let reads = values("latency", "read-in-view", "latency")
-        entries.append(Entry(
-            profile: "Read-heavy views (bodies read many fields)",
-            decidedBy: "a field read inside a view's tracking",
-            ranking: reads.map { ($0.0, SummaryTable.format(nanoseconds: $0.1)) },
-            remark: reads.isEmpty ? "the latency suite was not run" : nil))
-
-        let writes = values("latency", "write-observed", "latency")
-        entries.append(Entry(
-            profile: "Write-heavy, each change shown (a live editor, a progress display)",
-            decidedBy: "a write until the one view reading it has re-run",
-            ranking: writes.map { ($0.0, SummaryTable.format(nanoseconds: $0.1)) },
-            remark: writes.isEmpty ? "the latency suite was not run" : nil))
+        /// A profile decided by one latency workload's median.
+        func latencyEntry(_ profile: String, decidedBy: String, workload: String) -> Entry {
+            let ranking = values("latency", workload, "latency")
+            return Entry(profile: profile, decidedBy: decidedBy, ranking: ranking.map { ($0.0, SummaryTable.format(nanoseconds: $0.1)) },
+                         remark: ranking.isEmpty ? "the latency suite was not run" : nil)
+        }
+        entries.append(latencyEntry("Read-heavy views (bodies read many fields)",
+                                    decidedBy: "a field read inside a view's tracking", workload: "read-in-view"))
+        entries.append(latencyEntry("Write-heavy, each change shown (a live editor, a progress display)",
+                                    decidedBy: "a write until the one view reading it has re-run", workload: "write-observed"))
         self.entries = entries
     }
 }

@@ -17,22 +17,20 @@ public struct WriteUnobservedWorkload: Workload {
                 blackHole(1 &+ index % count)
             }
         }
-        // 0 unless OBSBENCH_CANARY names this strategy (see Canary).
-        let canarySpins = try await context.canaryIterations({ iterations in
-            for index in 0..<iterations {
-                next &+= 1
-                try store.write(.priority(next), to: 1 &+ index % count)
+        /// The timed writes, each followed by `spins` of canary work (0: none).
+        func writes(spins: Int) -> Batch {
+            { iterations in
+                for index in 0..<iterations {
+                    next &+= 1
+                    try store.write(.priority(next), to: 1 &+ index % count)
+                    if spins > 0 { Canary.spin(spins) }
+                }
+                await store.settle()
             }
-            await store.settle()
-        }, emptyBatch: emptyBatch)
-        let sampled = try await Sampler(settings: context.sampler).sample({ iterations in
-            for index in 0..<iterations {
-                next &+= 1
-                try store.write(.priority(next), to: 1 &+ index % count)
-                if canarySpins > 0 { Canary.spin(canarySpins) }
-            }
-            await store.settle()
-        }, emptyBatch: emptyBatch)
+        }
+        // 0 unless OBSBENCH_CANARY names this strategy (see Canary): calibrated on the plain writes.
+        let canarySpins = try await context.canaryIterations(writes(spins: 0), emptyBatch: emptyBatch)
+        let sampled = try await Sampler(settings: context.sampler).sample(writes(spins: canarySpins), emptyBatch: emptyBatch)
         await store.tearDown()
         var note = "priority of records 1...N in turn, each write a new value"
         if canarySpins > 0, let canary = Canary.current {
