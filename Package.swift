@@ -27,9 +27,14 @@ let package = Package(
         // glibc's mallinfo2, which Swift's Glibc module does not expose: the memory suite's fallback
         // when jemalloc is not installed.
         .target(name: "CMallocInfo"),
+        // Callgrind's client requests (zero, dump, running-on-Valgrind) for the instruction mode;
+        // empty functions when <valgrind/callgrind.h> is not installed.
+        .target(name: "CCallgrind"),
+        // The opaque sink under `blackHole`: a C function the Swift optimiser cannot see into.
+        .target(name: "CSink"),
         .target(
             name: "ObsBenchKit",
-            dependencies: ["ObservationStrategies", "CMallocInfo"]
+            dependencies: ["ObservationStrategies", "CMallocInfo", "CCallgrind", "CSink"]
         ),
         .executableTarget(
             name: "obsbench",

@@ -27,8 +27,21 @@ struct GateOptions: ParsableArguments {
         valueName: "gate|report"))
     var asyncCounts: AsyncCounts = .gate
 
-    @Flag(name: .customLong("counts-only"), help: "Judge exact counts only; report timings without judging them (a gate that stays quiet on a noisy machine).")
+    @Flag(name: .customLong("counts-only"), help: "Judge exact counts and instruction counts only; report timings without judging them (a gate that stays quiet on a noisy machine).")
     var countsOnly = false
+
+    @Flag(name: .customLong("judge-timings"), help: "When both runs carry instruction counts, judge their timings too (by default they are then reported, not judged).")
+    var judgeTimings = false
+
+    @Option(name: .customLong("instruction-tolerance"), parsing: .unconditional, help: ArgumentHelp(
+        "How far a synchronous strategy's instruction count (Ir/op) may move either way before it is a regression or an improvement.",
+        valueName: "fraction"))
+    var instructionTolerance: Double = GatePolicy.defaultInstructionTolerance
+
+    @Option(name: .customLong("async-instruction-tolerance"), parsing: .unconditional, help: ArgumentHelp(
+        "The same for rows whose count includes other threads' timing: asynchronous strategies and actor hops.",
+        valueName: "fraction"))
+    var asyncInstructionTolerance: Double = GatePolicy.defaultAsynchronousInstructionTolerance
 
     enum AsyncCounts: String, ExpressibleByArgument, CaseIterable {
         case gate, report
@@ -49,11 +62,15 @@ struct GateOptions: ParsableArguments {
     }
 
     func validate() throws {
-        for (name, value) in [("--threshold", threshold), ("--significance", significance), ("--async-count-tolerance", asyncCountTolerance)] {
+        for (name, value) in [("--threshold", threshold), ("--significance", significance), ("--async-count-tolerance", asyncCountTolerance),
+                              ("--instruction-tolerance", instructionTolerance), ("--async-instruction-tolerance", asyncInstructionTolerance)] {
             guard value.isFinite, value >= 0, value < 10 else { throw ValidationError("\(name) must be a fraction between 0 and 10, got \(value)") }
         }
         if countsOnly, normalizeToPlain {
             throw ValidationError("--counts-only and --normalize-to-plain conflict: with --counts-only no timing is judged, so none is normalised")
+        }
+        if countsOnly, judgeTimings {
+            throw ValidationError("--counts-only and --judge-timings conflict")
         }
         if countsOnly, !metricThresholds.isEmpty {
             throw ValidationError("--counts-only and --metric-threshold conflict: with --counts-only no timing is judged")
@@ -72,7 +89,8 @@ struct GateOptions: ParsableArguments {
         }
         return GatePolicy(timingThreshold: threshold, significance: significance, timingThresholds: thresholds,
                           asynchronousCountTolerance: asyncCountTolerance, normalizeToPlain: normalizeToPlain,
-                          gatesTimings: !countsOnly, gatesAsynchronousCounts: asyncCounts == .gate)
+                          gatesTimings: !countsOnly, gatesAsynchronousCounts: asyncCounts == .gate,
+                          instructionTolerance: instructionTolerance, asynchronousInstructionTolerance: asyncInstructionTolerance)
     }
 
     /// Loads both runs, compares, prints, and exits with the gate's status: 0 no regression,
@@ -84,16 +102,27 @@ struct GateOptions: ParsableArguments {
             base = try RunResults.load(baseline)
         } catch {
             ReleaseRedirect.warn("obsbench: baseline \(error)")
-            throw ExitCode(5)
+            throw ExitStatus.baselineUnusable.exitCode
         }
         let now: RunResults
         do {
             now = try RunResults.load(current)
         } catch {
             ReleaseRedirect.warn("obsbench: current run \(error)")
-            throw ExitCode(1)
+            throw ExitStatus.failure.exitCode
         }
-        let report = ComparisonReport(comparison: RunComparison(baseline: base, current: now, policy: try policy()), baselineSource: base.source, currentSource: now.source)
+        var policy = try policy()
+        let instructions = Metric.instructions.name
+        if !judgeTimings, base.rows.contains(where: { $0.metric == instructions }), now.rows.contains(where: { $0.metric == instructions }) {
+            policy.gatesTimings = false
+            policy.timingsNotJudgedBecause = "timing, reported only: both runs carry instruction counts, which are judged instead (--judge-timings)"
+        }
+        let problems = RunCompatibility.problems(baseline: base, current: now, policy: policy)
+        guard problems.isEmpty else {
+            ReleaseRedirect.warn("obsbench: cannot compare \(now.source) with the baseline \(base.source): they were made differently, so their differences would not be the code's:\n" + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nMake a new baseline the way this run was made (README: \"The regression gate\").")
+            throw ExitStatus.baselineUnusable.exitCode
+        }
+        let report = ComparisonReport(comparison: RunComparison(baseline: base, current: now, policy: policy), baselineSource: base.source, currentSource: now.source)
         print(format == .markdown ? report.markdown() : report.text(), terminator: "")
         if let summaryFile {
             do {
@@ -103,12 +132,12 @@ struct GateOptions: ParsableArguments {
                 try handle.write(contentsOf: Data(report.markdown().utf8))
             } catch {
                 ReleaseRedirect.warn("obsbench: cannot append to --summary-file \(summaryFile): \(error.localizedDescription)")
-                throw ExitCode(1)
+                throw ExitStatus.failure.exitCode
             }
         }
         ReleaseRedirect.warn("obsbench: \(report.headline)")
         let status = report.comparison.exitStatus
-        if status != 0 { throw ExitCode(status) }
+        if status != .success { throw status.exitCode }
     }
 }
 

@@ -1,7 +1,9 @@
 import ArgumentParser
 
 /// The `obsbench` command: runs observation-strategy benchmarks and lists what it can run.
-@main
+///
+/// Not `@main` itself: see `MainRunLoop`, which parses it and runs it with the process's main
+/// thread in a run loop.
 struct ObsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "obsbench",
@@ -18,7 +20,7 @@ struct ObsBench: AsyncParsableCommand {
         `compare` and `gate`: 0 no regression, 2 regression or a judged baseline metric missing, \
         4 only improvements, 5 baseline missing or unreadable, 64 bad options, 1 any other failure.
         """,
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, ReportCommand.self, WorkerCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, ReportCommand.self, WorkerCommand.self, SelfCheckCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

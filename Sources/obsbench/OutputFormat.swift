@@ -1,4 +1,5 @@
 import ArgumentParser
+import ObsBenchKit
 
 /// What the run prints on standard output at the end.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
@@ -10,4 +11,11 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     case json
     /// Summary tables in GitHub-flavoured markdown.
     case markdown
+}
+
+extension CostMeasure: ExpressibleByArgument {}
+
+extension ExitStatus {
+    /// The status as swift-argument-parser's `ExitCode`, to throw from a command.
+    var exitCode: ExitCode { ExitCode(rawValue) }
 }

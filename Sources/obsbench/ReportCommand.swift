@@ -34,7 +34,7 @@ struct ReportCommand: ParsableCommand {
             rows = try RunResults.load(folder.path).rows
         } catch {
             ReleaseRedirect.warn("obsbench: cannot report on \(runFolder): \(error)")
-            throw ExitCode(1)
+            throw ExitStatus.failure.exitCode
         }
         let metadata = (try? Data(contentsOf: folder.appendingPathComponent("run.json"))).flatMap { try? JSONDecoder().decode(RunMetadata.self, from: $0) }
         let chartNote = noCharts ? nil : drawChartsIfMissing(folder)
@@ -44,7 +44,7 @@ struct ReportCommand: ParsableCommand {
         } catch {
             if FileManager.default.fileExists(atPath: claims) {
                 ReleaseRedirect.warn("obsbench: \(error)")
-                throw ExitCode(1)
+                throw ExitStatus.failure.exitCode
             }
             claimsFile = .failure(error)
         }
@@ -56,7 +56,7 @@ struct ReportCommand: ParsableCommand {
             try Data(report.html().utf8).write(to: destination.appendingPathComponent("report.html"), options: .atomic)
         } catch {
             ReleaseRedirect.warn("obsbench: cannot write the report into \(destination.path): \(error.localizedDescription)")
-            throw ExitCode(1)
+            throw ExitStatus.failure.exitCode
         }
         print(destination.appendingPathComponent("report.md").path)
         print(destination.appendingPathComponent("report.html").path)

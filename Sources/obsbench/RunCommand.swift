@@ -22,7 +22,7 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "name"))
     var strategies: [String] = []
 
-    @Flag(help: "Sampling sized for CI: about 0.1 s per measurement instead of 0.6 s.")
+    @Flag(help: "Sized for CI: timing samples of about 0.1 s per measurement instead of 0.6 s; instruction loops of 200/600 operations instead of 500/1500.")
     var quick = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Records per store (1...1000000). Default: each suite's own (latency: 1000).", valueName: "n"))
@@ -39,6 +39,15 @@ struct RunCommand: AsyncParsableCommand {
         discussion: "The strategies take turns round after round and each round's samples are pooled, so every strategy is measured across the whole run, not during one stretch of a shared machine's noise. Each round gets 1/rounds of the sampling budget.",
         valueName: "n"))
     var rounds: Int?
+
+    @Option(name: .customLong("measure"), help: ArgumentHelp(
+        "How to measure cost per operation: time (ns/op, the default) or instructions (Ir/op under Valgrind's Callgrind); repeatable for both.",
+        discussion: "instructions: every workload that can count them (latency, and hops at 1 caller) runs in a worker under valgrind --tool=callgrind, counting only around the measured loop, at two fixed loop lengths; exact and repeatable on a shared machine, so a CI gate can judge a 1% change. It misses waiting, cache misses and contention, which time sees. Needs valgrind (Debian: apt-get install valgrind) when obsbench is built and run.",
+        valueName: "time|instructions"))
+    var measures: [CostMeasure] = [.time]
+
+    @Flag(name: .customLong("cache-sim"), help: "With --measure instructions: Callgrind also simulates fixed caches and each row gets an estimated_cycles figure (an estimate).")
+    var cacheSimulation = false
 
     @Option(help: ArgumentHelp("Folder for run folders and the `latest` link.", valueName: "dir"))
     var output = "results"
@@ -58,6 +67,20 @@ struct RunCommand: AsyncParsableCommand {
         guard workerTimeout > 0, workerTimeout <= 86_400 else {
             throw ValidationError("--worker-timeout must be between 0 and 86400 seconds, got \(workerTimeout)")
         }
+        if cacheSimulation, !measures.contains(.instructions) {
+            throw ValidationError("--cache-sim needs --measure instructions: caches are simulated by Callgrind")
+        }
+        let plan = try makePlan()
+        if plan.workerCount == 0 {
+            throw ValidationError("nothing to measure: \(plan.suites.map(\.name).joined(separator: ", ")) cannot be measured in \(measures.map(\.rawValue).joined(separator: " and ")) (instructions: \(SuiteRegistry.all.filter { !$0.instructionWorkloads.isEmpty }.map(\.name).joined(separator: ", ")))")
+        }
+    }
+
+    private func makePlan() throws -> RunPlan {
+        RunPlan(
+            suites: try Selection.suites(suites), strategies: try Selection.strategies(strategies),
+            quick: quick, objects: objects, rounds: rounds, subscribers: subscribers, workerTimeoutSeconds: workerTimeout,
+            measures: measures, instructionSettings: quick ? .quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation))
     }
 
     @MainActor
@@ -71,9 +94,20 @@ struct RunCommand: AsyncParsableCommand {
 
     @MainActor
     private func runRelease() async throws {
-        let plan = RunPlan(
-            suites: try Selection.suites(suites), strategies: try Selection.strategies(strategies),
-            quick: quick, objects: objects, rounds: rounds, subscribers: subscribers, workerTimeoutSeconds: workerTimeout)
+        let plan = try makePlan()
+        var callgrind: CallgrindInvocation?
+        if plan.measures.contains(.instructions) {
+            do {
+                callgrind = try CallgrindInvocation.prepare(workerExecutable: Self.currentExecutable, settings: plan.instructionSettings)
+            } catch {
+                ReleaseRedirect.warn("obsbench: \(error)")
+                throw ExitStatus.unavailable.exitCode
+            }
+        }
+        defer { callgrind?.cleanUp() }
+        for suite in plan.suitesWithoutMeasures {
+            ReleaseRedirect.warn("obsbench: skipping \(suite.name): none of its workloads can be measured in \(plan.measures.map(\.rawValue).joined(separator: " or ")) (--measure instructions counts the latency suite and hops at 1 caller)")
+        }
         let startTime = Date()
         // Two runs started in the same second get -2, -3… rather than sharing a folder.
         var runID = Self.runID(for: startTime)
@@ -87,9 +121,9 @@ struct RunCommand: AsyncParsableCommand {
             directory = try ResultsDirectory(output: output, runID: runID)
         } catch {
             ReleaseRedirect.warn("obsbench: \(error)")
-            throw ExitCode(73)
+            throw ExitStatus.cannotWriteOutput.exitCode
         }
-        let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: Self.currentExecutable)
+        let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: Self.currentExecutable, callgrind: callgrind)
         if let canary = Canary.current {
             ReleaseRedirect.warn("obsbench: \(Canary.variable) is set: \(canary.strategy)'s timed writes do \(Int(canary.fraction * 100))% extra work on purpose (a gate check). These numbers are not real.")
         }
@@ -104,7 +138,9 @@ struct RunCommand: AsyncParsableCommand {
             allocator: run.allocatorDescription, suites: plan.suites.map(\.name), strategies: plan.strategies.map(\.name),
             quick: quick, commandLine: CommandLine.arguments, status: "running", finishedTime: nil,
             clockResolutionNanoseconds: MonotonicClock.resolutionNanoseconds,
-            clockCallCostNanoseconds: MonotonicClock.measureCallCost())
+            clockCallCostNanoseconds: MonotonicClock.measureCallCost(),
+            measures: plan.measures, instructionCounting: callgrind?.facts, toolchain: HostFacts.toolchain,
+            rounds: Dictionary(uniqueKeysWithValues: plan.suites.map { ($0.name, plan.rounds(of: $0)) }))
         try directory.writeMetadata(metadata)
 
         let interruptions = InterruptHandler { signal in
@@ -115,7 +151,7 @@ struct RunCommand: AsyncParsableCommand {
             try? directory.writeMetadata(metadata)
             try? directory.markLatest()
             ReleaseRedirect.warn("\nobsbench: interrupted by signal \(signal); the rows of every worker that finished are in \(directory.resultsFile.path) (pooled), rounds.csv and samples.csv; run.json says interrupted")
-            Foundation.exit(128 + signal)
+            Foundation.exit(ExitStatus.interrupted(by: signal))
         }
         await run.execute()
         interruptions.cancel()
@@ -130,7 +166,7 @@ struct RunCommand: AsyncParsableCommand {
         if !run.failures.isEmpty {
             ReleaseRedirect.warn("obsbench: \(run.failures.count) worker(s) failed; their error rows are in results.csv:")
             for failure in run.failures { ReleaseRedirect.warn("  \(failure)") }
-            throw ExitCode(1)
+            throw ExitStatus.failure.exitCode
         }
     }
 

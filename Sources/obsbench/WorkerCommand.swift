@@ -18,6 +18,8 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "The largest subscriber count of the scaling sweep (default: the suite's).") var subscribers: Int?
     @Option(help: "Which round this worker is (1...rounds).") var round = 1
     @Option(help: "How many rounds the run has; this worker gets 1/rounds of the sampling budget.") var rounds = 1
+    @Option(help: "time, or instructions (the worker then runs under Callgrind).") var measure: CostMeasure = .time
+    @Flag(name: .customLong("cache-sim"), help: "Callgrind simulates caches (instructions only).") var cacheSimulation = false
     @Option(name: .customLong("rows-file"), help: "Where to write result rows (CSV).") var rowsFile: String
     @Option(name: .customLong("samples-file"), help: "Where to write raw samples (CSV).") var samplesFile: String
 
@@ -38,7 +40,9 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         try await Worker.run(
             suite: suite, strategy: strategy, sampler: (quick ? SamplerSettings.quick : .standard).shared(by: rounds), round: round,
-            quick: quick, objects: objects, subscribers: subscribers, runID: runID, rowsFile: rowsFile, samplesFile: samplesFile)
+            quick: quick, objects: objects, subscribers: subscribers,
+            measure: measure, instructionSettings: quick ? .quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation),
+            runID: runID, rowsFile: rowsFile, samplesFile: samplesFile)
         #endif
     }
 }

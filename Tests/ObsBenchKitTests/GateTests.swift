@@ -63,7 +63,7 @@ struct GateTests {
         #expect(verdicts["grdb-queue"] == .unchanged, "3.6% is within the asynchronous tolerance")
         #expect(verdicts["observable"] == .regression)
         #expect(verdicts["published"] == .improvement)
-        #expect(comparison.exitStatus == 2)
+        #expect(comparison.exitStatus.rawValue == 2)
         let worse = RunComparison(baseline: base, current: Self.run([Self.row("grdb-queue", "fresh_bytes_per_object", 30.0)]))
         #expect(worse.comparisons.contains { $0.key.contains("grdb-queue") && $0.verdict == .regression }, "7% is beyond it")
     }
@@ -74,13 +74,13 @@ struct GateTests {
         let (base, baseRaw) = Self.timing("observable", baseSamples)
         // +10%, every sample slower: a regression.
         let (slower, slowerRaw) = Self.timing("observable", baseSamples.map { $0 * 1.10 })
-        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw)).exitStatus == 2)
+        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw)).exitStatus.rawValue == 2)
         // +3%: within the 5% threshold, however significant.
         let (slight, slightRaw) = Self.timing("observable", baseSamples.map { $0 * 1.03 })
-        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slight], slightRaw)).exitStatus == 0)
+        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slight], slightRaw)).exitStatus.rawValue == 0)
         // −10%: an improvement only.
         let (faster, fasterRaw) = Self.timing("observable", baseSamples.map { $0 * 0.90 })
-        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([faster], fasterRaw)).exitStatus == 4)
+        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([faster], fasterRaw)).exitStatus.rawValue == 4)
         // The median moves 20% but the distributions barely differ: not significant, no regression.
         let bimodal = Array(repeating: 80.0, count: 10) + Array(repeating: 120.0, count: 10)
         let shifted = Array(repeating: 80.0, count: 9) + Array(repeating: 120.0, count: 10) + [130]
@@ -93,7 +93,7 @@ struct GateTests {
         #expect(item.reason.contains("not significant"))
         // A per-metric threshold overrides the default.
         let lenient = GatePolicy(timingThresholds: ["w/latency": 0.15])
-        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw), policy: lenient).exitStatus == 0)
+        #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw), policy: lenient).exitStatus.rawValue == 0)
     }
 
     @Test("a timing from one worker process per side is reported, not judged: its samples are not independent")
@@ -105,7 +105,7 @@ struct GateTests {
         let item = try #require(comparison.comparisons.first)
         #expect(item.verdict == .informational)
         #expect(item.reason.contains("not judged: 1 worker round(s) on a side"))
-        #expect(comparison.exitStatus == 0)
+        #expect(comparison.exitStatus.rawValue == 0)
     }
 
     @Test("the significance level is shared by every timing judged (Holm), so many noisy metrics do not make a false regression")
@@ -116,7 +116,7 @@ struct GateTests {
         let (base, baseRaw) = Self.timing("observable", baseSamples)
         let (slower, slowerRaw) = Self.timing("observable", slowerSamples)
         let single = RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw))
-        #expect(single.exitStatus == 2, "\(single.comparisons.map(\.reason))")
+        #expect(single.exitStatus.rawValue == 2, "\(single.comparisons.map(\.reason))")
         var baseRows: [ResultRow] = [], baseAll: [SampleRow] = [], nowRows: [ResultRow] = [], nowAll: [SampleRow] = []
         for index in 0..<20 {
             let (b, bRaw) = Self.timing("observable", baseSamples, workload: "w\(index)")
@@ -124,7 +124,7 @@ struct GateTests {
             baseRows.append(b); baseAll += bRaw; nowRows.append(n); nowAll += nRaw
         }
         let many = RunComparison(baseline: Self.run(baseRows, baseAll), current: Self.run(nowRows, nowAll))
-        #expect(many.exitStatus == 0, "one p ≈ 0.019 among 20 timings is noise at 0.05 / 20")
+        #expect(many.exitStatus.rawValue == 0, "one p ≈ 0.019 among 20 timings is noise at 0.05 / 20")
         #expect(many.comparisons.contains { $0.reason.contains("over 20 timings") })
     }
 
@@ -137,8 +137,8 @@ struct GateTests {
         let (observableSlow, observableSlowRaw) = Self.timing("observable", spread.map { 2 * (100 + $0) })
         let base = Self.run([plain, observable], plainRaw + observableRaw)
         let current = Self.run([plainSlow, observableSlow], plainSlowRaw + observableSlowRaw)
-        #expect(RunComparison(baseline: base, current: current).exitStatus == 2)
-        #expect(RunComparison(baseline: base, current: current, policy: GatePolicy(normalizeToPlain: true)).exitStatus == 0)
+        #expect(RunComparison(baseline: base, current: current).exitStatus.rawValue == 2)
+        #expect(RunComparison(baseline: base, current: current, policy: GatePolicy(normalizeToPlain: true)).exitStatus.rawValue == 0)
     }
 
     @Test("metrics only in one run are listed and a missing one fails the gate; informational ones never gate; error rows are skipped")
@@ -149,17 +149,17 @@ struct GateTests {
         let current = Self.run([Self.row("plain", "loop_overhead", 5), Self.row("plain", "allocations_per_write", 0), error])
         let comparison = RunComparison(baseline: base, current: current)
         #expect(comparison.comparisons.map(\.verdict).sorted() == [.missing, .missing, .added, .informational])
-        #expect(comparison.exitStatus == 2, "a metric the baseline has and the run lost (a crash) must not pass")
+        #expect(comparison.exitStatus.rawValue == 2, "a metric the baseline has and the run lost (a crash) must not pass")
         var valueless = Self.row("plain", "throughput", 0)
         valueless.statistics = nil
         let informationalWithoutValue = RunComparison(baseline: Self.run([Self.row("plain", "throughput", 5)]), current: Self.run([valueless]))
-        #expect(informationalWithoutValue.exitStatus == 0, "an informational row without a value this time is not a lost metric")
+        #expect(informationalWithoutValue.exitStatus.rawValue == 0, "an informational row without a value this time is not a lost metric")
         var countWithoutValue = Self.row("plain", "allocations_per_write", 0)
         countWithoutValue.statistics = nil
-        #expect(RunComparison(baseline: Self.run([Self.row("plain", "allocations_per_write", 3)]), current: Self.run([countWithoutValue])).exitStatus == 2,
+        #expect(RunComparison(baseline: Self.run([Self.row("plain", "allocations_per_write", 3)]), current: Self.run([countWithoutValue])).exitStatus.rawValue == 2,
                 "a gated count that can no longer be measured fails")
         let onlyAdded = RunComparison(baseline: Self.run([Self.row("plain", "loop_overhead", 1)]), current: Self.run([Self.row("plain", "loop_overhead", 2), Self.row("plain", "reruns_per_write", 0)]))
-        #expect(onlyAdded.exitStatus == 0)
+        #expect(onlyAdded.exitStatus.rawValue == 0)
     }
 
     @Test("gate: a missing baseline exits 5; a malformed one names its file and line; identical runs exit 0")

@@ -41,14 +41,22 @@ struct HopsTests {
     }
 
     #if os(Linux)
-    @Test("process counters read every thread's context switches and never go backwards")
+    @Test("process counters read every thread's context switches and never go backwards, even when threads that switched have exited")
     func processCounters() throws {
         let first = try #require(ProcessCounters.read())
         Thread.sleep(forTimeInterval: 0.002) // one voluntary switch at least
+        // Threads that switch, then exit before the next reading: summing /proc/self/task would
+        // lose their switches and could go backwards; getrusage keeps them.
+        for _ in 0..<8 {
+            let thread = Thread { Thread.sleep(forTimeInterval: 0.001) }
+            thread.start()
+        }
+        Thread.sleep(forTimeInterval: 0.05)
         let second = try #require(ProcessCounters.read())
-        #expect(first.threads >= 1)
+        #expect((first.threads ?? 0) >= 1)
         #expect(second.voluntarySwitches > first.voluntarySwitches)
         #expect(second.involuntarySwitches >= first.involuntarySwitches)
+        #expect(second.voluntarySwitches - first.voluntarySwitches >= 8, "each exited thread's sleep is a voluntary switch of its own")
     }
     #endif
 

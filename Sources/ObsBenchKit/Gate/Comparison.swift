@@ -39,13 +39,16 @@ public struct MetricComparison: Sendable {
 public struct RunComparison: Sendable {
     public var comparisons: [MetricComparison]
     public var policy: GatePolicy
+    /// What the reader must know about the comparison as a whole (e.g. too few rounds for any
+    /// timing to reach significance).
+    public var notes: [String] = []
 
     /// The gate's exit status: 2 any regression or any metric missing from the current run (a
     /// strategy that now crashes must not pass), 4 improvements and nothing worse, 0 otherwise.
-    public var exitStatus: Int32 {
-        if comparisons.contains(where: { $0.verdict == .regression || $0.verdict == .missing }) { return 2 }
-        if comparisons.contains(where: { $0.verdict == .improvement }) { return 4 }
-        return 0
+    public var exitStatus: ExitStatus {
+        if comparisons.contains(where: { $0.verdict == .regression || $0.verdict == .missing }) { return .regression }
+        if comparisons.contains(where: { $0.verdict == .improvement }) { return .onlyImprovements }
+        return .success
     }
 
     public init(baseline: RunResults, current: RunResults, policy: GatePolicy = GatePolicy()) {
@@ -55,11 +58,12 @@ public struct RunComparison: Sendable {
         let unmeasuredNow = Self.unmeasured(current)
         var comparisons: [MetricComparison] = []
         // Timings beyond their threshold wait for their p-value to be judged together (Holm).
-        var pending: [(index: Int, p: Double, worse: Bool)] = []
+        var pending: [(index: Int, p: Double, worse: Bool, rounds: (Int, Int))] = []
         var judgedTimings = 0
+        var fewestRounds: (Int, Int)?
         for (key, old) in base {
             guard let new = now[key] else {
-                if GatePolicy.metricClass(old.row.metric) == .informational {
+                if case .informational = GatePolicy.metricClass(old.row.metric) {
                     // Reported, never judged, and some have no value when an input came out at
                     // zero (a throughput, a growth fit): a crash shows in the gated rows.
                     comparisons.append(MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .informational, reason: "no value in the current run; not gated"))
@@ -70,16 +74,26 @@ public struct RunComparison: Sendable {
                 continue
             }
             let (comparison, test) = Self.compare(key: key, old, new, policy: policy)
-            if test.judged { judgedTimings += 1 }
-            if let p = test.pendingP { pending.append((comparisons.count, p, (comparison.change ?? 0) > 0)) }
+            if test.judged {
+                judgedTimings += 1
+                if fewestRounds.map({ test.rounds.0 * test.rounds.1 < $0.0 * $0.1 }) ?? true { fewestRounds = test.rounds }
+            }
+            if let p = test.pendingP { pending.append((comparisons.count, p, (comparison.change ?? 0) > 0, test.rounds)) }
             comparisons.append(comparison)
         }
         // Holm's step-down over every timing judged: the chance of any false verdict in the run
         // stays below the significance level, with more power than a plain Bonferroni division.
+        // Its first level is significance / timings judged: with too few rounds a side, no exact
+        // p-value can get below it, and the run is told how many rounds a verdict needs.
+        let firstLevel = policy.significance / Double(max(judgedTimings, 1))
+        if let (m, n) = fewestRounds, MannWhitneyU.smallestTwoSidedPValue(m, n) >= firstLevel {
+            let needed = MannWhitneyU.roundsNeeded(level: firstLevel)
+            notes.append("No timing can be judged a regression or an improvement here: with \(judgedTimings) timings judged, Holm's first level is \(Self.format(policy.significance)) / \(judgedTimings) = \(Self.format(firstLevel)), and the smallest two-sided p that \(m) and \(n) rounds can give is \(Self.format(MannWhitneyU.smallestTwoSidedPValue(m, n))). A verdict needs \(needed) rounds on each side (--rounds \(needed)), or fewer timings judged (--strategy, --suite).")
+        }
         var stillRejecting = true
         for (step, candidate) in pending.sorted(by: { $0.p < $1.p }).enumerated() {
             let level = policy.significance / Double(max(judgedTimings - step, 1))
-            let test = "exact Mann-Whitney on round medians p = \(Self.format(candidate.p)), Holm level \(Self.format(level)) (\(Self.format(policy.significance)) over \(judgedTimings) timings)"
+            let test = "two-sided exact Mann-Whitney on round medians (\(candidate.rounds.0) vs \(candidate.rounds.1)) p = \(Self.format(candidate.p)), Holm level \(Self.format(level)) (\(Self.format(policy.significance)) over \(judgedTimings) timings)"
             if stillRejecting && candidate.p < level {
                 comparisons[candidate.index].verdict = candidate.worse ? .regression : .improvement
                 comparisons[candidate.index].reason += ", " + test
@@ -164,6 +178,8 @@ public struct RunComparison: Sendable {
     struct TimingTest {
         var judged = false
         var pendingP: Double?
+        /// Rounds on the baseline's side and the run's.
+        var rounds = (0, 0)
     }
 
     static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy) -> (MetricComparison, TimingTest) {
@@ -171,18 +187,29 @@ public struct RunComparison: Sendable {
                                       baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
         var test = TimingTest()
         switch GatePolicy.metricClass(old.row.metric) {
-        case .informational:
+        case .informational(let why):
             result.verdict = .informational
-            result.reason = GatePolicy.informationalMetrics[old.row.metric] ?? "not gated"
+            result.reason = why
+        case .instructions:
+            let tolerance = policy.instructionTolerance(strategy: old.row.strategy)
+            let allowed = abs(old.value) * tolerance
+            if new.value > old.value + allowed {
+                result.verdict = .regression
+            } else if new.value < old.value - allowed {
+                result.verdict = .improvement
+            }
+            result.reason = "instructions, ±\(percent(tolerance)) tolerance (\(policy.instructionToleranceReason(strategy: old.row.strategy)))"
         case .count where !policy.gatesAsynchronousCounts && GatePolicy.isAsynchronous(old.row.strategy):
             result.verdict = .informational
             result.reason = "asynchronous strategy's count, reported only (--async-counts report)"
         case .timing where !policy.gatesTimings:
             result.verdict = .informational
-            result.reason = "timing, reported only (--counts-only)"
+            result.reason = policy.timingsNotJudgedBecause
         case .count:
             let tolerance = policy.countTolerance(strategy: old.row.strategy)
-            let allowed = abs(old.value) * tolerance
+            // A count written back from CSV can differ from an equal one in its last bits: such a
+            // difference (shown as +0.0%) is no change.
+            let allowed = max(abs(old.value) * tolerance, abs(old.value) * 1e-9)
             if new.value > old.value + allowed {
                 result.verdict = .regression
             } else if new.value < old.value - allowed {
@@ -201,11 +228,14 @@ public struct RunComparison: Sendable {
                 return (result, test)
             }
             test.judged = true
+            test.rounds = (old.roundMedians.count, new.roundMedians.count)
             guard abs(change) > threshold else {
                 result.reason = "within the \(percent(threshold)) noise threshold"
                 return (result, test)
             }
-            test.pendingP = change > 0 ? MannWhitneyU.pValue(new.roundMedians, exceeds: old.roundMedians) : MannWhitneyU.pValue(old.roundMedians, exceeds: new.roundMedians)
+            // Two-sided, so the test is fixed before the data are seen: "did it change", at twice
+            // the one-sided p of the direction it moved in.
+            test.pendingP = MannWhitneyU.twoSidedPValue(new.roundMedians, old.roundMedians)
             result.reason = "beyond \(percent(threshold))"
         }
         return (result, test)

@@ -16,8 +16,8 @@ public struct ComparisonReport: Sendable {
     public var headline: String {
         let counts = Dictionary(grouping: comparison.comparisons, by: \.verdict).mapValues(\.count)
         let verdict = switch comparison.exitStatus {
-        case 2: counts[.regression] != nil ? "REGRESSION" : "FAILED (metrics missing from the current run)"
-        case 4: "improvements only"
+        case .regression: counts[.regression] != nil ? "REGRESSION" : "FAILED (metrics missing from the current run)"
+        case .onlyImprovements: "improvements only"
         default: "no regression"
         }
         let parts = [Verdict.regression, .improvement, .unchanged, .informational, .missing, .added].compactMap { kind in
@@ -44,6 +44,7 @@ public struct ComparisonReport: Sendable {
             }.joined(separator: "  ")
         }
         return "baseline: \(baselineSource)\ncurrent:  \(currentSource)\n\(headline)\n\n" + lines.joined(separator: "\n") + "\n"
+            + comparison.notes.map { "\nnote: \($0)\n" }.joined()
     }
 
     public func markdown() -> String {
@@ -52,6 +53,7 @@ public struct ComparisonReport: Sendable {
         let rule = "|---|---|---:|---:|---:|---|---|"
         let body = table.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }
         return "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n" + ([header, rule] + body).joined(separator: "\n") + "\n"
+            + comparison.notes.map { "\n> \($0)\n" }.joined()
     }
 
     private func number(_ value: Double?) -> String {

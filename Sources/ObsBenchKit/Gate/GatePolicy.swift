@@ -19,11 +19,26 @@ public struct GatePolicy: Sendable {
     public var normalizeToPlain: Bool
     /// Judge timings at all (off: timings are reported only, for a gate on exact counts).
     public var gatesTimings: Bool
+    /// What a timing's row says when timings are not judged.
+    public var timingsNotJudgedBecause = "timing, reported only (--counts-only)"
     /// Judge asynchronous strategies' counts (off: reported only; see `asynchronousCountTolerance`).
     public var gatesAsynchronousCounts: Bool
+    /// Instruction counts (Ir/op) of synchronous strategies may move by this fraction either way
+    /// before they are a regression or an improvement: what ten runs on this machine, half of
+    /// them with the other core busy, showed they move by (see the README).
+    public var instructionTolerance: Double
+    /// The same for rows whose counts include other threads' timing: asynchronous strategies
+    /// (their delivery threads) and actor hops (the pool's threads).
+    public var asynchronousInstructionTolerance: Double
+
+    /// Default instruction tolerances, sized from measured A/A spread (README, "Instruction counts").
+    public static let defaultInstructionTolerance = 0.005
+    public static let defaultAsynchronousInstructionTolerance = 0.03
 
     public init(timingThreshold: Double = 0.05, significance: Double = 0.05, timingThresholds: [String: Double] = [:], asynchronousCountTolerance: Double = 0.05,
-                normalizeToPlain: Bool = false, gatesTimings: Bool = true, gatesAsynchronousCounts: Bool = true) {
+                normalizeToPlain: Bool = false, gatesTimings: Bool = true, gatesAsynchronousCounts: Bool = true,
+                instructionTolerance: Double = GatePolicy.defaultInstructionTolerance,
+                asynchronousInstructionTolerance: Double = GatePolicy.defaultAsynchronousInstructionTolerance) {
         self.timingThreshold = timingThreshold
         self.significance = significance
         self.timingThresholds = timingThresholds
@@ -31,6 +46,8 @@ public struct GatePolicy: Sendable {
         self.normalizeToPlain = normalizeToPlain
         self.gatesTimings = gatesTimings
         self.gatesAsynchronousCounts = gatesAsynchronousCounts
+        self.instructionTolerance = instructionTolerance
+        self.asynchronousInstructionTolerance = asynchronousInstructionTolerance
     }
 
     /// Rounds (worker processes) each side needs before a timing is judged. Samples of one process
@@ -38,35 +55,9 @@ public struct GatePolicy: Sendable {
     /// them), so a change is tested across processes: each round's median is one observation.
     public static let minimumRounds = 4
 
-    /// What kind of number a metric is, for the gate.
-    public enum MetricClass: String, Sendable {
-        /// Sampled time per operation: threshold plus significance.
-        case timing
-        /// An exact count (bytes, allocations, re-runs, torn observations): must not grow.
-        case count
-        /// Reported, never gated: fixed by the workload, derived from timings, or known to move
-        /// with allocator bookkeeping outside the strategy (see `informationalMetrics`).
-        case informational
-    }
-
-    /// Metrics the gate reports but does not judge, and why.
-    public static let informationalMetrics: [String: String] = [
-        "loop_overhead": "the harness's empty loop",
-        "transactions": "fixed by the workload",
-        "reruns_needed_per_write": "fixed by the topology",
-        "growth_exponent": "derived from timings; the timings are gated",
-        "bytes_left_after_teardown": "moves with runtime and dispatch caches released on their own schedule",
-        "throughput": "derived from the latency timing, which is gated",
-        "voluntary_switches_per_1000_hops": "kernel scheduling: moves with the machine's load",
-        "involuntary_switches_per_1000_hops": "kernel scheduling: moves with the machine's load",
-        "threads": "the runtime's thread pools grow on their own schedule",
-        "caller_threads_observed": "the runtime's thread pools grow on their own schedule",
-    ]
-
-    public static func metricClass(_ metric: String) -> MetricClass {
-        if metric == "latency" { return .timing }
-        if informationalMetrics[metric] != nil { return .informational }
-        return .count
+    /// How the gate treats the metric called `metric` (see `Metric`).
+    public static func metricClass(_ metric: String) -> Metric.GateTreatment {
+        Metric.gate(of: metric)
     }
 
     /// The timing threshold for one row.
@@ -77,6 +68,22 @@ public struct GatePolicy: Sendable {
     /// Whether `strategy` delivers asynchronously (its counts then depend on thread timing).
     public static func isAsynchronous(_ strategy: String) -> Bool {
         StrategyRegistry.entry(named: strategy)?.descriptor.capabilities.delivery == .asynchronous
+    }
+
+    /// Whether a row of `strategy` counts other threads whose timing varies: an asynchronous
+    /// strategy's, or a hop's (strategy `-`).
+    static func countsOtherThreads(_ strategy: String) -> Bool {
+        strategy == "-" || isAsynchronous(strategy)
+    }
+
+    /// How far an instruction count of `strategy` may move.
+    public func instructionTolerance(strategy: String) -> Double {
+        Self.countsOtherThreads(strategy) ? asynchronousInstructionTolerance : instructionTolerance
+    }
+
+    func instructionToleranceReason(strategy: String) -> String {
+        strategy == "-" ? "a hop: pool threads' timing moves the count"
+            : Self.isAsynchronous(strategy) ? "asynchronous strategy: its delivery threads' timing moves the count" : "synchronous strategy"
     }
 
     /// The relative growth a count of `strategy` may show.

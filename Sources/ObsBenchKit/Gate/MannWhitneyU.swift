@@ -20,6 +20,22 @@ public enum MannWhitneyU {
     }
 
     /// The smallest p-value samples of these sizes can give (all of `larger` above all of `smaller`).
+    /// The two-sided p-value of "the two samples come from the same distribution": twice the
+    /// one-sided p in the direction the data moved, at most 1.
+    public static func twoSidedPValue(_ first: [Double], _ second: [Double]) -> Double {
+        min(1, 2 * min(pValue(first, exceeds: second), pValue(second, exceeds: first)))
+    }
+
+    /// The smallest two-sided p that samples of these sizes can give.
+    public static func smallestTwoSidedPValue(_ firstCount: Int, _ secondCount: Int) -> Double {
+        min(1, 2 * smallestPValue(firstCount, secondCount))
+    }
+
+    /// The fewest rounds per side (up to 20) whose smallest two-sided p is below `level`.
+    public static func roundsNeeded(level: Double) -> Int {
+        (2...20).first { smallestTwoSidedPValue($0, $0) < level } ?? 20
+    }
+
     public static func smallestPValue(_ firstCount: Int, _ secondCount: Int) -> Double {
         guard firstCount > 0, secondCount > 0 else { return 1 }
         return pValue((0..<firstCount).map { Double(secondCount + $0) }, exceeds: (0..<secondCount).map(Double.init))

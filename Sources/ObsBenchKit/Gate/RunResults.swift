@@ -6,11 +6,14 @@ public struct RunResults: Sendable {
     public var samples: [SampleRow]
     /// Where they were read from, for messages.
     public var source: String
+    /// `run.json` beside `results.csv`, when there is one: how the run was made.
+    public var metadata: RunMetadata?
 
-    public init(rows: [ResultRow], samples: [SampleRow], source: String) {
+    public init(rows: [ResultRow], samples: [SampleRow], source: String, metadata: RunMetadata? = nil) {
         self.rows = rows
         self.samples = samples
         self.source = source
+        self.metadata = metadata
     }
 
     /// Reads a run folder (or a `latest` link to one) or a results CSV file. Errors name the file,
@@ -39,6 +42,15 @@ public struct RunResults: Sendable {
         }
         let rows = numbered.map(\.row)
         let samples = FileManager.default.fileExists(atPath: samplesFile.path) ? try SamplesReader.read(file: samplesFile.path) : []
-        return RunResults(rows: rows, samples: samples, source: resultsFile.path)
+        let metadataFile = resultsFile.deletingLastPathComponent().appendingPathComponent("run.json")
+        var metadata: RunMetadata?
+        if let data = try? Data(contentsOf: metadataFile) {
+            do {
+                metadata = try JSONDecoder().decode(RunMetadata.self, from: data)
+            } catch {
+                throw ResultsReader.ReadError(file: metadataFile.path, line: 0, reason: "unreadable run.json: \(error)")
+            }
+        }
+        return RunResults(rows: rows, samples: samples, source: resultsFile.path, metadata: metadata)
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// A regression of known size, to prove the gate catches one: with `OBSBENCH_CANARY=STRATEGY:PERCENT`
-/// (for example `published:25`), every write the `write-unobserved` workload times for STRATEGY
-/// also spins for PERCENT% of that write's own median, measured in the same worker just before.
+/// (for example `published:25`, or `observable:1`), every write the `write-unobserved` workload
+/// measures for STRATEGY also spins for PERCENT% of that write's own median cost, measured in the
+/// same worker just before (time, or instructions under `--measure instructions`).
 /// Rows measured with it say so in their note, and `obsbench run` warns. Never set it for real numbers.
 public struct Canary: Sendable, Equatable {
     public var strategy: String
@@ -40,6 +41,33 @@ public struct Canary: Sendable, Equatable {
         sink.store(state, ordering: .relaxed)
     }
 
+    /// "25%", "1%", "0.5%".
+    public static func percent(_ fraction: Double) -> String {
+        let percent = fraction * 100
+        return percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%"
+    }
+
+    /// Spins owed per operation, paid in whole spins as they fall due, so that a fraction of a spin
+    /// per operation (a +1% canary on a cheap write) adds exactly that much on average.
+    public struct Debt {
+        var perOperation: Double
+        var owed = 0.0
+
+        public init(perOperation: Double) {
+            self.perOperation = perOperation
+        }
+
+        @inline(__always)
+        public mutating func pay() {
+            owed += perOperation
+            let whole = Int(owed)
+            if whole > 0 {
+                Canary.spin(whole)
+                owed -= Double(whole)
+            }
+        }
+    }
+
     /// What one spin iteration costs in this process: the median of 15 timed runs of a million.
     public static func nanosecondsPerSpin() -> Double {
         let iterations = 1_000_000
@@ -54,14 +82,22 @@ public struct Canary: Sendable, Equatable {
 }
 
 extension WorkloadContext {
-    /// The spin iterations the canary adds to each operation of `batch`: 0 unless the canary names
-    /// this context's strategy; otherwise its fraction of the operation's median, measured now
-    /// with the short sampling settings.
+    /// The spin iterations (on average) the canary adds to each operation of `batch`: 0 unless
+    /// the canary names this context's strategy; otherwise its fraction of the operation's median
+    /// cost, measured now the way the run measures (time with the short sampling settings, or
+    /// instructions), divided by one spin's cost measured the same way.
     @MainActor
-    func canaryIterations(_ batch: @escaping Batch, emptyBatch: @escaping Batch) async throws -> Int {
+    func canarySpins(_ batch: @escaping Batch, emptyBatch: @escaping Batch, label: String) async throws -> Double {
         guard let canary = Canary.current, canary.strategy == strategy.name else { return 0 }
-        let sampled = try await Sampler(settings: .quick).sample(batch, emptyBatch: emptyBatch)
-        guard let median = Statistics(sampled.nanosecondsPerOperation)?.median else { return 0 }
-        return Int((median * canary.fraction / Canary.nanosecondsPerSpin()).rounded())
+        guard let cost = try await measureCost(batch, emptyBatch: emptyBatch, sampler: .quick, label: "\(label) canary sizing").median else { return 0 }
+        let perSpin: Double
+        switch measure {
+        case .time:
+            perSpin = Canary.nanosecondsPerSpin()
+        case .instructions:
+            let spins = try await measureCost({ Canary.spin($0) }, emptyBatch: { _ in Canary.spin(0) }, label: "\(label) canary spin")
+            perSpin = spins.median ?? 1
+        }
+        return cost * canary.fraction / perSpin
     }
 }

@@ -3,33 +3,25 @@ import Foundation
 import Glibc
 #endif
 
-/// What the kernel counts for this process: context switches summed over every thread, and the
-/// threads that exist. Linux only (`/proc/self/task/*/status`); nil elsewhere.
+/// What the kernel counts for this process: context switches of every thread it has had
+/// (`getrusage(RUSAGE_SELF)`, which keeps the counts of threads that have exited), and the
+/// threads that exist now (`/proc/self/task`, Linux only).
 public struct ProcessCounters: Sendable, Equatable {
     public var voluntarySwitches: Int
     public var involuntarySwitches: Int
-    public var threads: Int
+    /// Threads alive now; nil where `/proc` is not available.
+    public var threads: Int?
 
-    /// Reads the counters now; nil where `/proc` is not available.
+    /// Reads the counters now; nil if `getrusage` fails.
     public static func read() -> ProcessCounters? {
+        var usage = rusage()
+        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return nil }
         #if os(Linux)
-        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
-        var counters = ProcessCounters(voluntarySwitches: 0, involuntarySwitches: 0, threads: tasks.count)
-        for task in tasks {
-            // A thread can exit between listing and reading: its counts are then lost, as the kernel's are.
-            guard let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8) else { continue }
-            for line in status.split(separator: "\n") {
-                if line.hasPrefix("voluntary_ctxt_switches:") {
-                    counters.voluntarySwitches += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
-                } else if line.hasPrefix("nonvoluntary_ctxt_switches:") {
-                    counters.involuntarySwitches += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
-                }
-            }
-        }
-        return counters
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.count
         #else
-        return nil
+        let threads: Int? = nil
         #endif
+        return ProcessCounters(voluntarySwitches: Int(usage.ru_nvcsw), involuntarySwitches: Int(usage.ru_nivcsw), threads: threads)
     }
 
     /// An id of the calling thread, distinct among the threads alive at once (`pthread_self`).
@@ -40,4 +32,7 @@ public struct ProcessCounters: Sendable, Equatable {
         return Int(bitPattern: UnsafeRawPointer(pthread_self()))
         #endif
     }
+
+    /// Whether the calling thread is the process's main thread (the one `main` started on).
+    public static var isMainThread: Bool { Thread.isMainThread }
 }

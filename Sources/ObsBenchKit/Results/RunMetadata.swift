@@ -23,8 +23,22 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var clockResolutionNanoseconds: UInt64
     /// The measured cost of one clock read, in ns.
     public var clockCallCostNanoseconds: Double
+    /// How cost per operation was measured: `time`, `instructions` or both (nil in runs made
+    /// before the instruction mode: time).
+    public var measures: [CostMeasure]?
+    /// What decided the instruction counts (Valgrind's version and options, the environment,
+    /// the loop lengths), when the run counted instructions.
+    public var instructionCounting: InstructionFacts?
+    /// `swift --version`'s first line for the toolchain on PATH when the run started.
+    public var toolchain: String?
+    /// Worker rounds per suite, as run (nil in older runs).
+    public var rounds: [String: Int]?
 
-    public init(runID: String, time: String, gitRevision: String, host: String, cpuModel: String, coreCount: Int, swiftVersion: String, buildConfiguration: String, allocator: String, suites: [String], strategies: [String], quick: Bool, commandLine: [String], status: String, finishedTime: String?, clockResolutionNanoseconds: UInt64, clockCallCostNanoseconds: Double) {
+    /// How the run measured cost: what it says, or time for runs older than the instruction mode.
+    public var measuresOrDefault: [CostMeasure] { measures ?? [.time] }
+
+    public init(runID: String, time: String, gitRevision: String, host: String, cpuModel: String, coreCount: Int, swiftVersion: String, buildConfiguration: String, allocator: String, suites: [String], strategies: [String], quick: Bool, commandLine: [String], status: String, finishedTime: String?, clockResolutionNanoseconds: UInt64, clockCallCostNanoseconds: Double,
+                measures: [CostMeasure]? = nil, instructionCounting: InstructionFacts? = nil, toolchain: String? = nil, rounds: [String: Int]? = nil) {
         self.runID = runID
         self.time = time
         self.gitRevision = gitRevision
@@ -42,6 +56,10 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         self.finishedTime = finishedTime
         self.clockResolutionNanoseconds = clockResolutionNanoseconds
         self.clockCallCostNanoseconds = clockCallCostNanoseconds
+        self.measures = measures
+        self.instructionCounting = instructionCounting
+        self.toolchain = toolchain
+        self.rounds = rounds
     }
 
     enum CodingKeys: String, CodingKey {
@@ -49,7 +67,8 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         case coreCount = "core_count", swiftVersion = "swift_version", buildConfiguration = "build_configuration"
         case allocator, suites, strategies, quick, commandLine = "command_line", status
         case finishedTime = "finished_time", clockResolutionNanoseconds = "clock_resolution_ns"
-        case clockCallCostNanoseconds = "clock_call_cost_ns"
+        case clockCallCostNanoseconds = "clock_call_cost_ns", measures, instructionCounting = "instruction_counting"
+        case toolchain, rounds
     }
 }
 
@@ -66,6 +85,11 @@ public enum HostFacts {
     }
 
     public static var hostName: String { ProcessInfo.processInfo.hostName }
+
+    /// The first line of `swift --version` for the toolchain on PATH; nil without one.
+    public static var toolchain: String? {
+        Command.run(["swift", "--version"])?.split(separator: "\n").first.map(String.init)
+    }
     public static var coreCount: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     /// The Swift compiler this binary was built with.

@@ -30,29 +30,34 @@ public struct SummaryTable: Sendable {
     /// its ratio to a default actor's with as many callers, measured in the same run.
     init(hopsOf suite: Suite, rows allRows: [ResultRow]) {
         self.suite = suite.name
-        let latency = allRows.filter { $0.suite == suite.name && $0.metric == "latency" }
-        let concurrencies = RoundTripHopWorkload.concurrencies
+        let measures = Self.costMeasures(in: allRows, suite: suite.name)
+        // The caller counts measured (instruction counts are made at 1 caller only).
+        let measuredCallers = Set(allRows.filter { $0.suite == suite.name && measures.map(\.metric.name).contains($0.metric) }.map(\.concurrency))
+        let concurrencies = RoundTripHopWorkload.concurrencies.filter { measuredCallers.isEmpty || measuredCallers.contains($0) }
         columns = concurrencies.map { $0 == 1 ? "1 caller" : "\($0) callers" }
-        unit = "median round trip per caller (× default actor, same callers)"
+        unit = "median \(Self.units(measures)) per round trip per caller (× default actor, same callers)"
         rowLabel = "isolation"
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
-        func median(_ executor: String, _ callers: Int) -> Double? {
-            latency.first { $0.executor == executor && $0.concurrency == callers }?.statistics?.median
+        func median(_ measure: CostMeasure, _ workload: String, _ executor: String?, _ callers: Int) -> Double? {
+            allRows.first {
+                $0.suite == suite.name && $0.metric == measure.metric.name && $0.workload == workload
+                    && (executor == nil || $0.executor == executor) && $0.concurrency == callers
+            }?.statistics?.median
         }
-        let floor = RoundTripHopWorkload.Kind.defaultActor.rawValue
-        rows = RoundTripHopWorkload.Kind.allCases.map { kind in
-            let cells = concurrencies.map { callers -> String in
-                guard let value = median(kind.rawValue, callers) else { return failed ? "error" : "—" }
-                return Self.latencyCell(value, floor: median(floor, callers))
+        let floor = RoundTripHopWorkload(kind: .defaultActor)
+        func cell(_ workload: String, _ executor: String?, _ callers: Int) -> String {
+            Self.costCell(measures: measures, failed: failed) { measure in
+                (median(measure, workload, executor, callers), median(measure, floor.name, floor.kind.rawValue, callers))
             }
-            return (kind.rawValue, cells)
+        }
+        rows = RoundTripHopWorkload.Kind.allCases.map { kind in
+            let workload = RoundTripHopWorkload(kind: kind).name
+            return (kind.rawValue, concurrencies.map { cell(workload, kind.rawValue, $0) })
         }
         // The write-to-view cases: one caller (the main actor) each.
         for handoff in WriteToViewHopWorkload.Handoff.allCases {
             let workload = WriteToViewHopWorkload(handoff: handoff).name
-            let value = latency.first { $0.workload == workload }?.statistics?.median
-            let first = value.map { Self.latencyCell($0, floor: median(floor, 1)) } ?? (failed ? "error" : "—")
-            rows.append((workload, [first] + Array(repeating: "—", count: concurrencies.count - 1)))
+            rows.append((workload, [cell(workload, nil, 1)] + Array(repeating: "—", count: concurrencies.count - 1)))
         }
     }
 
@@ -98,22 +103,75 @@ public struct SummaryTable: Sendable {
         }
     }
 
-    /// Metric `latency`: each workload's median and its ratio to `plain`.
+    /// Each workload's median cost per operation and its ratio to `plain`: time (`latency`),
+    /// instructions, or both side by side, as the run measured.
     init(latencyOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
         self.suite = suite.name
         columns = suite.workloads.map(\.name)
-        unit = "median ns/op (× plain)"
-        let latency = allRows.filter { $0.suite == suite.name && $0.metric == "latency" }
-        func median(_ strategy: String, _ workload: String) -> Double? {
-            latency.first { $0.strategy == strategy && $0.workload == workload }?.statistics?.median
+        let measures = Self.costMeasures(in: allRows, suite: suite.name)
+        unit = "median \(Self.units(measures)) (× plain)"
+        func median(_ measure: CostMeasure, _ strategy: String, _ workload: String) -> Double? {
+            allRows.first { $0.suite == suite.name && $0.metric == measure.metric.name && $0.strategy == strategy && $0.workload == workload }?.statistics?.median
         }
         rows = strategies.map { strategy in
             let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError && $0.workload == "*" }
             let cells = suite.workloads.map { workload -> String in
-                guard let value = median(strategy, workload.name) else { return failed ? "error" : "—" }
-                return Self.latencyCell(value, floor: median("plain", workload.name))
+                Self.costCell(measures: measures, failed: failed) { measure in
+                    (median(measure, strategy, workload.name), median(measure, "plain", workload.name))
+                }
             }
             return (strategy, cells)
+        }
+    }
+
+    /// The cost measures `suite`'s rows carry, time first; time when there are none yet.
+    static func costMeasures(in rows: [ResultRow], suite: String) -> [CostMeasure] {
+        let found = CostMeasure.allCases.filter { measure in rows.contains { $0.suite == suite && $0.metric == measure.metric.name } }
+        return found.isEmpty ? [.time] : found
+    }
+
+    static func units(_ measures: [CostMeasure]) -> String {
+        measures.map(\.metric.unit).joined(separator: " · ")
+    }
+
+    /// One cell per measure, joined: "1.2 µs (×3.4) · 824 Ir (×12)"; `value` gives a measure's
+    /// value and the floor it is held against.
+    static func costCell(measures: [CostMeasure], failed: Bool, _ value: (CostMeasure) -> (Double?, floor: Double?)) -> String {
+        let parts = measures.map { measure -> String? in
+            let (value, floor) = value(measure)
+            guard let value else { return nil }
+            return costCell(value, floor: floor, measure: measure)
+        }
+        guard parts.contains(where: { $0 != nil }) else { return failed ? "error" : "—" }
+        return parts.map { $0 ?? "—" }.joined(separator: " · ")
+    }
+
+    /// What the memory table's numbers are, from what the rows say was used: jemalloc's exact
+    /// counters, or glibc's `mallinfo2` (chunk bytes, headers included, no allocation counts).
+    static func memoryUnit(notes: [String]) -> String {
+        let glibc = MemoryProbe.Allocator.glibc.description
+        let usedGlibc = notes.contains { $0.contains(glibc) }
+        let usedJemalloc = notes.contains { $0.hasPrefix("jemalloc ") }
+        switch (usedJemalloc, usedGlibc) {
+        case (true, false): return "bytes (B) and allocations, exact counts from jemalloc's own counters"
+        case (false, true): return "bytes (B) from glibc's mallinfo2 (chunk bytes, headers included; no allocation counts): jemalloc was not found"
+        case (true, true): return "bytes (B) and allocations: jemalloc's counters in some rows, glibc's mallinfo2 in others (see each row's note)"
+        case (false, false): return "bytes (B) and allocations"
+        }
+    }
+
+    /// A cost and, when the floor it is held against was measured, its ratio to it: "1.2 µs (×3.4)", "824 Ir (×12)".
+    static func costCell(_ value: Double, floor: Double?, measure: CostMeasure) -> String {
+        let text = measure == .time ? format(nanoseconds: value) : format(instructions: value)
+        guard let floor, floor > 0 else { return text }
+        return text + " (×" + format(ratio: value / floor) + ")"
+    }
+
+    static func format(instructions: Double) -> String {
+        switch abs(instructions) {
+        case ..<100: return String(format: "%.1f Ir", instructions)
+        case ..<100_000: return String(format: "%.0f Ir", instructions)
+        default: return String(format: "%.1f kIr", instructions / 1_000)
         }
     }
 
@@ -136,7 +194,7 @@ public struct SummaryTable: Sendable {
             "with a view" + (viewedAt.map { " (N=\($0))" } ?? ""), "B/subscriber" + (subscribersAt.map { " (S=\($0))" } ?? ""),
             "allocs/write", "allocs/write, 1 view", "left after tear-down",
         ]
-        unit = "bytes (B) and allocations, exact allocator counts"
+        unit = Self.memoryUnit(notes: memory.map(\.note))
         func bytes(_ value: Double?) -> String { value.map { Self.format(bytes: $0) } ?? "—" }
         rows = strategies.map { strategy in
             let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError }
@@ -170,12 +228,6 @@ public struct SummaryTable: Sendable {
         if !footprint.isEmpty {
             footnotes.append("isolation, bytes per instance (\(IsolationFootprintWorkload.instances) of each): " + footprint.joined(separator: ", "))
         }
-    }
-
-    /// A latency and, when the floor it is held against was measured, its ratio to it: "1.2 µs (×3.4)".
-    static func latencyCell(_ value: Double, floor: Double?) -> String {
-        guard let floor, floor > 0 else { return format(nanoseconds: value) }
-        return format(nanoseconds: value) + " (×" + format(ratio: value / floor) + ")"
     }
 
     static func format(bytes: Double) -> String {

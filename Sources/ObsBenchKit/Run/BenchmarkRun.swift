@@ -13,8 +13,13 @@ public struct RunPlan: Sendable {
     /// The largest subscriber count of the scaling sweep; nil means its default.
     public var subscribers: Int?
     public var workerTimeoutSeconds: Double
+    /// What each workload's cost is measured in: time, instructions, or both (time first).
+    public var measures: [CostMeasure]
+    /// How instructions are counted, when `measures` has `.instructions`.
+    public var instructionSettings: InstructionSettings
 
-    public init(suites: [Suite], strategies: [StrategyEntry], quick: Bool, objects: Int?, rounds: Int? = nil, subscribers: Int? = nil, workerTimeoutSeconds: Double) {
+    public init(suites: [Suite], strategies: [StrategyEntry], quick: Bool, objects: Int?, rounds: Int? = nil, subscribers: Int? = nil, workerTimeoutSeconds: Double,
+                measures: [CostMeasure] = [.time], instructionSettings: InstructionSettings = .standard()) {
         self.suites = suites
         self.strategies = strategies
         self.quick = quick
@@ -22,6 +27,18 @@ public struct RunPlan: Sendable {
         self.rounds = rounds
         self.subscribers = subscribers
         self.workerTimeoutSeconds = workerTimeoutSeconds
+        self.measures = CostMeasure.allCases.filter(measures.contains)
+        self.instructionSettings = instructionSettings
+    }
+
+    /// The measures `suite` runs: every one asked for that it has workloads for.
+    public func measures(of suite: Suite) -> [CostMeasure] {
+        measures.filter { !suite.workloads(measuring: $0).isEmpty }
+    }
+
+    /// The suites that have nothing to measure the way the plan asks (e.g. memory under `--measure instructions` alone).
+    public var suitesWithoutMeasures: [Suite] {
+        suites.filter { measures(of: $0).isEmpty }
     }
 
     /// The strategies `suite` runs workers for: all selected ones, or (for a suite that measures
@@ -30,19 +47,31 @@ public struct RunPlan: Sendable {
         suite.independentOfStrategies ? Array(strategies.prefix(1)) : strategies
     }
 
-    /// How many rounds `suite` runs each strategy in.
-    public func rounds(of suite: Suite) -> Int {
-        rounds ?? suite.defaultRounds
+    /// How many rounds `suite` runs each strategy in when measuring `measure`: instruction counts
+    /// repeat exactly, so they need one.
+    public func rounds(of suite: Suite, measuring measure: CostMeasure = .time) -> Int {
+        measure == .instructions ? 1 : rounds ?? suite.defaultRounds
+    }
+
+    /// Worker processes the plan starts in all.
+    public var workerCount: Int {
+        suites.reduce(0) { total, suite in
+            total + measures(of: suite).reduce(0) { $0 + rounds(of: suite, measuring: $1) * strategies(of: suite).count }
+        }
     }
 
     /// The arguments of the hidden `worker` command for one round of one suite and strategy.
-    public func workerArguments(suite: Suite, strategy: StrategyEntry, runID: String, round: Int = 1) -> [String] {
+    public func workerArguments(suite: Suite, strategy: StrategyEntry, runID: String, round: Int = 1, measure: CostMeasure = .time) -> [String] {
         var arguments = ["worker", "--suite", suite.name, "--strategy", strategy.name, "--run-id", runID]
         if quick { arguments.append("--quick") }
         if let objects { arguments += ["--objects", String(objects)] }
         if let subscribers { arguments += ["--subscribers", String(subscribers)] }
-        let rounds = rounds(of: suite)
+        let rounds = rounds(of: suite, measuring: measure)
         if rounds > 1 { arguments += ["--round", String(round), "--rounds", String(rounds)] }
+        if measure == .instructions {
+            arguments += ["--measure", "instructions"]
+            if instructionSettings.cacheSimulation { arguments.append("--cache-sim") }
+        }
         return arguments
     }
 }
@@ -60,6 +89,8 @@ public final class BenchmarkRun {
     public let runID: String
     public let launcher = WorkerLauncher()
     private let workerExecutable: String
+    /// How instruction-mode workers are started; nil when the plan measures time only.
+    private let callgrind: CallgrindInvocation?
 
     /// The environment of workers that run on jemalloc; nil when it is not installed (they then
     /// read glibc's counters, with its thread cache off, and say so in every row).
@@ -92,40 +123,51 @@ public final class BenchmarkRun {
     /// The suite in progress and the rounds its strategies have finished, not yet in `results.csv`.
     private var unfinished: (suite: Suite, perStrategy: [String: (rounds: [[ResultRow]], samples: [SampleRow])])?
 
-    public init(plan: RunPlan, directory: ResultsDirectory, runID: String, workerExecutable: String) {
+    /// - Parameter callgrind: how to start instruction-mode workers (`CallgrindInvocation.prepare`);
+    ///   required when the plan measures instructions.
+    public init(plan: RunPlan, directory: ResultsDirectory, runID: String, workerExecutable: String, callgrind: CallgrindInvocation? = nil) {
         self.plan = plan
         self.directory = directory
         self.runID = runID
         self.workerExecutable = workerExecutable
+        self.callgrind = callgrind
     }
 
     public func execute() async {
-        let progress = ProgressReporter(totalJobs: plan.suites.reduce(0) { $0 + plan.rounds(of: $1) * plan.strategies(of: $1).count })
+        let progress = ProgressReporter(totalJobs: plan.workerCount)
         for suite in plan.suites {
-            let rounds = plan.rounds(of: suite)
-            let strategies = plan.strategies(of: suite)
-            unfinished = (suite, [:])
-            for round in 1...rounds {
-                for strategy in strategies {
-                    let label = suite.independentOfStrategies ? suite.name : rounds > 1 ? "\(strategy.name) (round \(round)/\(rounds))" : strategy.name
-                    progress.starting(suite: suite.name, strategy: label)
-                    let begin = MonotonicClock.now()
-                    var (output, failure) = await runWorker(suite: suite, strategy: strategy, round: round)
-                    let seconds = Double(MonotonicClock.now() - begin) / 1e9
-                    do {
-                        try directory.append(rounds: output.rows, samples: output.samples)
-                    } catch {
-                        failure = "cannot append results: \(error.localizedDescription)"
-                    }
-                    unfinished?.perStrategy[strategy.name, default: ([], [])].rounds.append(output.rows)
-                    unfinished?.perStrategy[strategy.name, default: ([], [])].samples += output.samples
-                    if let failure { failures.append("\(suite.name) · \(label): \(failure)") }
-                    progress.finished(suite: suite.name, strategy: label, seconds: seconds, error: failure)
-                }
+            for measure in plan.measures(of: suite) {
+                await execute(suite, measuring: measure, progress: progress)
             }
-            appendPooledRows()
         }
         progress.done()
+    }
+
+    /// Every round of every strategy of one suite, measuring one way; then its pooled rows.
+    private func execute(_ suite: Suite, measuring measure: CostMeasure, progress: ProgressReporter) async {
+        let rounds = plan.rounds(of: suite, measuring: measure)
+        let strategies = plan.strategies(of: suite)
+        let suiteLabel = measure == .instructions ? "\(suite.name) (instructions)" : suite.name
+        unfinished = (suite, [:])
+        for round in 1...rounds {
+            for strategy in strategies {
+                let label = suite.independentOfStrategies ? suite.name : rounds > 1 ? "\(strategy.name) (round \(round)/\(rounds))" : strategy.name
+                progress.starting(suite: suiteLabel, strategy: label)
+                let begin = MonotonicClock.now()
+                var (output, failure) = await runWorker(suite: suite, strategy: strategy, round: round, measure: measure)
+                let seconds = Double(MonotonicClock.now() - begin) / 1e9
+                do {
+                    try directory.append(rounds: output.rows, samples: output.samples)
+                } catch {
+                    failure = "cannot append results: \(error.localizedDescription)"
+                }
+                unfinished?.perStrategy[strategy.name, default: ([], [])].rounds.append(output.rows)
+                unfinished?.perStrategy[strategy.name, default: ([], [])].samples += output.samples
+                if let failure { failures.append("\(suite.name) · \(label): \(failure)") }
+                progress.finished(suite: suiteLabel, strategy: label, seconds: seconds, error: failure)
+            }
+        }
+        appendPooledRows()
     }
 
     /// Pools the finished rounds of the suite in progress into `results.csv`: at the end of each
@@ -147,12 +189,16 @@ public final class BenchmarkRun {
     }
 
     /// Runs one worker; a crash, hang or unreadable output becomes an error row.
-    private func runWorker(suite: Suite, strategy: StrategyEntry, round: Int) async -> (WorkloadOutput, String?) {
-        let outcome = await launcher.run(
-            executable: workerExecutable,
-            arguments: plan.workerArguments(suite: suite, strategy: strategy, runID: runID, round: round),
-            timeoutSeconds: plan.workerTimeoutSeconds,
-            environment: suite.runsOnJemalloc ? memoryWorkerEnvironment : nil)
+    private func runWorker(suite: Suite, strategy: StrategyEntry, round: Int, measure: CostMeasure) async -> (WorkloadOutput, String?) {
+        let arguments = plan.workerArguments(suite: suite, strategy: strategy, runID: runID, round: round, measure: measure)
+        let outcome: WorkerLauncher.Outcome
+        if measure == .instructions {
+            outcome = await runUnderCallgrind(arguments: arguments)
+        } else {
+            outcome = await launcher.run(
+                executable: workerExecutable, arguments: arguments, timeoutSeconds: plan.workerTimeoutSeconds,
+                environment: suite.runsOnJemalloc ? memoryWorkerEnvironment : nil)
+        }
         switch outcome {
         case .finished(let finished):
             let errors = finished.rows.filter(\.isError).map(\.note)
@@ -160,5 +206,23 @@ public final class BenchmarkRun {
         case .failed(let message):
             return (WorkloadOutput(rows: [ResultRow.error(runID: runID, suite: suite.name, strategy: strategy.name, message: message)]), message)
         }
+    }
+
+    /// Runs one worker under Callgrind, its dumps in a folder of its own; a crash or hang names
+    /// Valgrind and ends with the last lines it logged.
+    private func runUnderCallgrind(arguments: [String]) async -> WorkerLauncher.Outcome {
+        guard let callgrind else { return .failed("the instruction mode was not prepared (no valgrind)") }
+        let dumps = callgrind.scratch.appendingPathComponent("worker-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
+        } catch {
+            return .failed("cannot create a folder for Callgrind's dumps: \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(at: dumps) }
+        let command = callgrind.command(workerArguments: arguments, dumpFolder: dumps)
+        let outcome = await launcher.run(executable: command.executable, arguments: command.arguments, timeoutSeconds: plan.workerTimeoutSeconds, environment: command.environment)
+        guard case .failed(let message) = outcome else { return outcome }
+        let log = CallgrindInvocation.logTail(dumpFolder: dumps)
+        return .failed("under valgrind --tool=callgrind: \(message)" + (log.isEmpty ? "" : "; valgrind's log ends: \(log)"))
     }
 }

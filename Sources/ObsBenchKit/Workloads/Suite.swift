@@ -33,6 +33,14 @@ public struct Suite: Sendable {
         case hops
     }
 
+    /// The workloads `--measure instructions` runs: those that can count instructions.
+    public var instructionWorkloads: [any Workload] { workloads.filter(\.countsInstructions) }
+
+    /// The workloads a worker runs when the run measures `measure`.
+    public func workloads(measuring measure: CostMeasure) -> [any Workload] {
+        measure == .instructions ? instructionWorkloads : workloads
+    }
+
     /// Whether the suite measures something other than the strategies (actor hops): it then runs
     /// in one worker, whatever `--strategy` says, and its rows name no strategy (`-`).
     public var independentOfStrategies: Bool { headline == .hops }
@@ -61,6 +69,7 @@ public enum SuiteRegistry {
             workloads: [
                 ReadUntrackedWorkload(),
                 ReadInsideViewWorkload(),
+                ViewScopeWorkload(),
                 WriteUnobservedWorkload(),
                 WriteObservedWorkload(),
                 TwoFieldTransactionWorkload(),
@@ -68,7 +77,7 @@ public enum SuiteRegistry {
         ),
         Suite(
             name: "memory",
-            summary: "bytes per object, per subscriber and per write, from jemalloc's own counters",
+            summary: "bytes per object, per subscriber and per write, from the allocator's own counters (jemalloc; glibc's mallinfo2 if jemalloc is missing, said in every row)",
             defaultObjects: 1_000,
             objectSweep: [1_000, 10_000, 100_000],
             quickObjectSweep: [1_000, 10_000],

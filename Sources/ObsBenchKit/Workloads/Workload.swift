@@ -14,8 +14,13 @@ public struct WorkloadContext: Sendable {
     public var quick: Bool
     /// The largest subscriber count a subscriber sweep (scaling) reaches; nil means its default.
     public var subscribers: Int?
+    /// Whether cost per operation is timed or counted in instructions under Callgrind.
+    public var measure: CostMeasure
+    /// How instructions are counted, when `measure` is `.instructions`.
+    public var instructionSettings: InstructionSettings
 
-    public init(runID: String, suite: String, strategy: StrategyEntry, sampler: SamplerSettings, objects: Int, objectSweep: [Int]? = nil, quick: Bool = false, subscribers: Int? = nil) {
+    public init(runID: String, suite: String, strategy: StrategyEntry, sampler: SamplerSettings, objects: Int, objectSweep: [Int]? = nil, quick: Bool = false, subscribers: Int? = nil,
+                measure: CostMeasure = .time, instructionSettings: InstructionSettings = .standard()) {
         self.runID = runID
         self.suite = suite
         self.strategy = strategy
@@ -24,6 +29,8 @@ public struct WorkloadContext: Sendable {
         self.objectSweep = objectSweep ?? [objects]
         self.quick = quick
         self.subscribers = subscribers
+        self.measure = measure
+        self.instructionSettings = instructionSettings
     }
 
     /// A fresh store of `objects` records of this context's strategy.
@@ -56,27 +63,76 @@ public protocol Workload: Sendable {
     var name: String { get }
     /// One line for `obsbench list`: what is measured, and up to where.
     var summary: String { get }
+    /// Whether the workload can count instructions (`--measure instructions`): true for
+    /// workloads whose cost per operation goes through `WorkloadContext.measureCost`.
+    var countsInstructions: Bool { get }
     @MainActor func run(_ context: WorkloadContext) async throws -> WorkloadOutput
 }
 
-extension WorkloadContext {
-    /// Rows for a sampled latency: the per-operation statistics, and the loop overhead that was
-    /// subtracted from them (measured in this process), plus the raw samples.
-    func latencyOutput(workload: String, subscribers: Int, sampled: Sampled, note: String) -> WorkloadOutput {
-        let row = ResultRow(
-            runID: runID, suite: suite, workload: workload, strategy: strategy.name, executor: "main-actor",
-            objects: objects, subscribers: subscribers, concurrency: 1, metric: "latency", unit: "ns/op",
-            statistics: Statistics(sampled.nanosecondsPerOperation),
-            note: "\(note); \(sampled.batchSize) ops per sample; loop overhead subtracted")
-        let overhead = ResultRow(
-            runID: runID, suite: suite, workload: workload, strategy: strategy.name, executor: "main-actor",
-            objects: objects, subscribers: subscribers, concurrency: 1, metric: "loop_overhead", unit: "ns/op",
-            statistics: Statistics(exact: sampled.loopOverheadNanoseconds),
-            note: "empty loop of the same shape, median of 15 batches; subtracted from latency")
-        let samples = sampled.nanosecondsPerOperation.enumerated().map { index, value in
-            SampleRow(runID: runID, suite: suite, workload: workload, strategy: strategy.name, metric: "latency", unit: "ns/op", index: index, value: value, subscribers: subscribers)
+extension Workload {
+    public var countsInstructions: Bool { false }
+}
+
+/// A cost per operation, measured one of the two ways.
+public enum CostPerOperation: Sendable {
+    case time(Sampled)
+    case instructions(Counted)
+
+    /// The median cost per operation, in the measure's own unit.
+    public var median: Double? {
+        switch self {
+        case .time(let sampled): Statistics(sampled.nanosecondsPerOperation)?.median
+        case .instructions(let counted): Statistics(counted.instructionsPerOperation)?.median
         }
-        return WorkloadOutput(rows: [row, overhead], samples: samples)
+    }
+}
+
+extension WorkloadContext {
+    /// Measures `batch` per operation as the run asks: timed by the sampler (`settings`, default
+    /// the context's), or counted under Callgrind at two loop lengths. `emptyBatch` must have the
+    /// same loop shape with the measured work removed; its cost is subtracted either way.
+    @MainActor
+    public func measureCost(_ batch: Batch, emptyBatch: Batch, sampler settings: SamplerSettings? = nil, label: String) async throws -> CostPerOperation {
+        switch measure {
+        case .time:
+            .time(try await Sampler(settings: settings ?? sampler).sample(batch, emptyBatch: emptyBatch))
+        case .instructions:
+            .instructions(try await InstructionCounter(settings: instructionSettings).count(batch, emptyBatch: emptyBatch, label: "\(suite) \(label) \(strategy.name)"))
+        }
+    }
+
+    /// Rows for a cost per operation: its statistics, and the empty loop's cost that was
+    /// subtracted from them (measured in this process), plus the raw samples.
+    func latencyOutput(workload: String, subscribers: Int, measured: CostPerOperation, note: String) -> WorkloadOutput {
+        func row(_ metric: Metric, _ statistics: Statistics?, _ note: String) -> ResultRow {
+            ResultRow(
+                runID: runID, suite: suite, workload: workload, strategy: strategy.name, executor: "main-actor",
+                objects: objects, subscribers: subscribers, concurrency: 1, metric: metric.name, unit: metric.unit,
+                statistics: statistics, note: note)
+        }
+        func samples(_ metric: Metric, _ values: [Double]) -> [SampleRow] {
+            values.enumerated().map { index, value in
+                SampleRow(runID: runID, suite: suite, workload: workload, strategy: strategy.name, metric: metric.name, unit: metric.unit, index: index, value: value, subscribers: subscribers)
+            }
+        }
+        switch measured {
+        case .time(let sampled):
+            return WorkloadOutput(rows: [
+                row(.latency, Statistics(sampled.nanosecondsPerOperation), "\(note); \(sampled.batchSize) ops per sample; loop overhead subtracted"),
+                row(.loopOverhead, Statistics(exact: sampled.loopOverheadNanoseconds), "the empty batch (the same loop without the measured work), median of 15; subtracted from latency"),
+            ], samples: samples(.latency, sampled.nanosecondsPerOperation))
+        case .instructions(let counted):
+            let settings = counted.settings
+            let method = "Callgrind, every thread; (Ir at \(settings.longLength) ops − Ir at \(settings.shortLength)) / \(settings.longLength - settings.shortLength), \(settings.repeats) repeats"
+            var output = WorkloadOutput(rows: [
+                row(.instructions, Statistics(counted.instructionsPerOperation), "\(note); \(method); empty loop subtracted"),
+                row(.instructionLoopOverhead, Statistics(exact: counted.loopOverheadInstructions), "the empty batch (the same loop without the measured work), counted the same way; subtracted from instructions"),
+            ], samples: samples(.instructions, counted.instructionsPerOperation))
+            if let cycles = counted.estimatedCyclesPerOperation {
+                output.rows.append(row(.estimatedCycles, Statistics(cycles), "ESTIMATE from simulated caches (\(CallgrindInvocation.cacheDescription)): L1 hits + 5 × LL hits + 35 × RAM accesses per op; \(method)"))
+            }
+            return output
+        }
     }
 
     /// A row for an exact count (deterministic: the gate compares it strictly). A nil value is a

@@ -39,6 +39,9 @@ public struct RoundTripHopWorkload: Workload {
     public var summary: String { kind.summary }
 
     public static let concurrencies = [1, 2, 8, 64]
+    /// Under `--measure instructions` only one caller is counted: Valgrind runs one thread at a
+    /// time, so concurrent callers would measure its scheduler, not the hop.
+    public let countsInstructions = true
 
     public init(kind: Kind) {
         self.kind = kind
@@ -60,13 +63,14 @@ public struct RoundTripHopWorkload: Workload {
         }
         let settings = context.hopSampler
         var output = WorkloadOutput()
-        for callers in Self.concurrencies {
+        for callers in context.measure == .instructions ? [1] : Self.concurrencies {
             let threads = ThreadSet()
             var hops = 0
             let before = ProcessCounters.read()
-            let sampled = try await Sampler(settings: settings).sample({ iterations in
+            let measured = try await context.measureCost({ iterations in
                 hops += iterations * callers
                 if kind == .mainToActor && callers == 1 {
+                    threads.insert(ProcessCounters.currentThreadID())
                     for _ in 0..<iterations { blackHole(await store.read()) }
                 } else if kind == .mainToActor {
                     await Self.mainActorCallers(callers, iterations: iterations, threads: threads) { await store.read() }
@@ -81,29 +85,30 @@ public struct RoundTripHopWorkload: Workload {
                 } else {
                     await Self.callers(callers, iterations: iterations, preferring: pool, threads: nil) { 1 }
                 }
-            })
+            }, sampler: settings, label: "\(name) c=\(callers)")
             let after = ProcessCounters.read()
             var latency = context.latencyOutput(
-                workload: name, subscribers: 0, sampled: sampled,
+                workload: name, subscribers: 0, measured: measured,
                 note: "\(kind.summary); \(callers) concurrent caller(s); ns per round trip as each caller sees it")
             latency.labelAsHop(executor: kind.rawValue, callers: callers)
             output.append(latency)
+            guard case .time(let sampled) = measured else { continue }
             func row(_ metric: String, _ unit: String, _ value: Double?, _ note: String) -> ResultRow {
                 var row = context.countRow(workload: name, objects: 0, subscribers: 0, metric: metric, unit: unit, value: value, note: note)
                 row.labelAsHop(executor: kind.rawValue, callers: callers)
                 return row
             }
             let median = Statistics.percentile(sampled.nanosecondsPerOperation.sorted(), 0.5)
-            let unavailable = "not measurable here: no /proc/self/task"
+            let unavailable = "not measurable here: getrusage failed"
             output.rows += [
                 row("throughput", "hops/s", median > 0 ? Double(callers) * 1e9 / median : nil, "callers / median round trip"),
                 row("voluntary_switches_per_1000_hops", "switches/1000 hops",
                     before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) * 1_000 / Double(max(hops, 1)) } },
-                    before == nil ? unavailable : "all threads, over the whole measurement (warm-up and the empty loop's task spawns included), \(hops) hops"),
+                    before == nil ? unavailable : "getrusage(RUSAGE_SELF): every thread the process had, exited ones included, over the whole measurement (warm-up and the empty loop's task spawns included), \(hops) hops"),
                 row("involuntary_switches_per_1000_hops", "switches/1000 hops",
                     before.flatMap { b in after.map { Double($0.involuntarySwitches - b.involuntarySwitches) * 1_000 / Double(max(hops, 1)) } },
-                    before == nil ? unavailable : "all threads, over the whole measurement, \(hops) hops"),
-                row("threads", "threads", after.map { Double($0.threads) }, after == nil ? unavailable : "threads in the process after the measurement"),
+                    before == nil ? unavailable : "getrusage(RUSAGE_SELF): every thread the process had, over the whole measurement, \(hops) hops"),
+                row("threads", "threads", after?.threads.map(Double.init), after?.threads == nil ? "not measurable here: no /proc/self/task" : "threads in the process after the measurement"),
                 row("caller_threads_observed", "threads", Double(threads.count), "distinct threads the callers ran on (the pool width they got)"),
             ]
         }

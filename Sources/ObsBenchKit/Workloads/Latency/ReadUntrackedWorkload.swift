@@ -4,20 +4,21 @@ import ObservationStrategies
 public struct ReadUntrackedWorkload: Workload {
     public let name = "read-untracked"
     public let summary = "read one field outside any view (no subscription)"
+    public let countsInstructions = true
 
     public init() {}
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
         let store = try context.makeStore()
         let count = context.objects
-        let sampled = try await Sampler(settings: context.sampler).sample({ iterations in
+        let measured = try await context.measureCost({ iterations in
             for index in 0..<iterations {
                 blackHole(try store.read(.priority, of: 1 &+ index % count))
             }
         }, emptyBatch: { iterations in
-            for index in 0..<iterations { blackHole(1 &+ index % count) }
-        })
+            for index in 0..<iterations { blackHole(FieldValue.priority(1 &+ index % count)) }
+        }, label: name)
         await store.tearDown()
-        return context.latencyOutput(workload: name, subscribers: 0, sampled: sampled, note: "priority of records 1...N in turn")
+        return context.latencyOutput(workload: name, subscribers: 0, measured: measured, note: "priority of records 1...N in turn")
     }
 }

@@ -5,6 +5,8 @@ public struct TwoFieldTransactionWorkload: Workload {
     public let name = "transaction-2-fields"
     public let summary = "write title and priority of one record as one transaction, one view reading both, until it has re-run"
 
+    public let countsInstructions = true
+
     public init() {}
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
@@ -14,7 +16,7 @@ public struct TwoFieldTransactionWorkload: Workload {
         // Titles made up front, so string formatting is not part of the measured write.
         let titles = (0..<64).map { "Title \($0)" }
         var next = 1_000
-        let sampled = try await Sampler(settings: context.sampler).sample({ iterations in
+        let measured = try await context.measureCost({ iterations in
             for _ in 0..<iterations {
                 next &+= 1
                 try store.transaction([FieldWrite(1, .title(titles[next & 63])), FieldWrite(1, .priority(next))])
@@ -25,11 +27,11 @@ public struct TwoFieldTransactionWorkload: Workload {
                 next &+= 1
                 blackHole([FieldWrite(1, .title(titles[next & 63])), FieldWrite(1, .priority(next))])
             }
-        })
+        }, label: name)
         let failure = view.snapshot.failure
         store.unsubscribe(view)
         await store.tearDown()
         if let failure { throw WorkloadError.viewFailed(failure) }
-        return context.latencyOutput(workload: name, subscribers: 1, sampled: sampled, note: "title+priority of record 1; settle() after each transaction")
+        return context.latencyOutput(workload: name, subscribers: 1, measured: measured, note: "title+priority of record 1; settle() after each transaction")
     }
 }

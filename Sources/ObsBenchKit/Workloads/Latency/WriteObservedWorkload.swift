@@ -5,6 +5,8 @@ public struct WriteObservedWorkload: Workload {
     public let name = "write-observed"
     public let summary = "write one field one view reads, until the view has re-run (settle after each write)"
 
+    public let countsInstructions = true
+
     public init() {}
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
@@ -14,7 +16,7 @@ public struct WriteObservedWorkload: Workload {
         let rerunsBefore = view.reruns
         var next = 1_000
         var writes = 0
-        let sampled = try await Sampler(settings: context.sampler).sample({ iterations in
+        let measured = try await context.measureCost({ iterations in
             for _ in 0..<iterations {
                 next &+= 1
                 try store.write(.priority(next), to: 1)
@@ -24,16 +26,16 @@ public struct WriteObservedWorkload: Workload {
         }, emptyBatch: { iterations in
             for _ in 0..<iterations {
                 next &+= 1
-                blackHole(next)
+                blackHole(FieldValue.priority(next))
             }
-        })
+        }, label: name)
         let reruns = view.reruns - rerunsBefore
         let lastSeen = view.lastSeen
         let failure = view.snapshot.failure
         store.unsubscribe(view)
         await store.tearDown()
         if let failure { throw WorkloadError.viewFailed(failure) }
-        var output = context.latencyOutput(workload: name, subscribers: 1, sampled: sampled, note: "priority of record 1; settle() after each write")
+        var output = context.latencyOutput(workload: name, subscribers: 1, measured: measured, note: "priority of record 1; settle() after each write")
         output.rows.append(context.countRow(
             workload: name, subscribers: 1, metric: "reruns_per_write", unit: "reruns/write",
             value: writes == 0 ? 0 : Double(reruns) / Double(writes),

@@ -4,6 +4,7 @@ import ObservationStrategies
 public struct WriteUnobservedWorkload: Workload {
     public let name = "write-unobserved"
     public let summary = "write one field with no subscriber, to quiescence"
+    public let countsInstructions = true
 
     public init() {}
 
@@ -14,28 +15,29 @@ public struct WriteUnobservedWorkload: Workload {
         let emptyBatch: Batch = { iterations in
             for index in 0..<iterations {
                 next &+= 1
-                blackHole(1 &+ index % count)
+                blackHole((FieldValue.priority(next), 1 &+ index % count))
             }
         }
-        /// The timed writes, each followed by `spins` of canary work (0: none).
-        func writes(spins: Int) -> Batch {
+        /// The measured writes, each followed by `spins` of canary work on average (0: none).
+        func writes(spins: Double) -> Batch {
             { iterations in
+                var canary = Canary.Debt(perOperation: spins)
                 for index in 0..<iterations {
                     next &+= 1
                     try store.write(.priority(next), to: 1 &+ index % count)
-                    if spins > 0 { Canary.spin(spins) }
+                    if spins > 0 { canary.pay() }
                 }
                 await store.settle()
             }
         }
-        // 0 unless OBSBENCH_CANARY names this strategy (see Canary): calibrated on the plain writes.
-        let canarySpins = try await context.canaryIterations(writes(spins: 0), emptyBatch: emptyBatch)
-        let sampled = try await Sampler(settings: context.sampler).sample(writes(spins: canarySpins), emptyBatch: emptyBatch)
+        // 0 unless OBSBENCH_CANARY names this strategy (see Canary): sized on the plain writes.
+        let canarySpins = try await context.canarySpins(writes(spins: 0), emptyBatch: emptyBatch, label: name)
+        let measured = try await context.measureCost(writes(spins: canarySpins), emptyBatch: emptyBatch, label: name)
         await store.tearDown()
         var note = "priority of records 1...N in turn, each write a new value"
         if canarySpins > 0, let canary = Canary.current {
-            note = "CANARY: \(Int(canary.fraction * 100))% extra work per write (\(canarySpins) spins, \(Canary.variable)); " + note
+            note = "CANARY: \(Canary.percent(canary.fraction)) extra work per write (\((canarySpins * 100).rounded() / 100) spins on average, \(Canary.variable)); " + note
         }
-        return context.latencyOutput(workload: name, subscribers: 0, sampled: sampled, note: note)
+        return context.latencyOutput(workload: name, subscribers: 0, measured: measured, note: note)
     }
 }

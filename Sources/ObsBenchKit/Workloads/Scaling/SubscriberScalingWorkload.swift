@@ -72,7 +72,7 @@ public struct SubscriberScalingWorkload: Workload {
             let delivered = Double(views.reduce(0) { $0 + $1.reruns } - rerunsBefore) / Double(max(writes, 1))
             let needed = Double(topology.rerunsNeeded(subscribers: subscribers))
             var latency = context.latencyOutput(
-                workload: name, subscribers: subscribers, sampled: sampled,
+                workload: name, subscribers: subscribers, measured: .time(sampled),
                 note: "\(subscribers) views (\(topology.rawValue)) on a store of \(records); settle() after each write")
             for index in latency.rows.indices { latency.rows[index].objects = records }
             output.append(latency)

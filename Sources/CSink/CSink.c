@@ -1,0 +1,3 @@
+#include "CSink.h"
+
+void obsbench_sink(const void *value) { (void)value; }

@@ -1,0 +1,67 @@
+/// Whether two runs were made alike enough for the gate to compare them: the facts in their
+/// `run.json` that decide the numbers the comparison would judge. A difference is a refusal
+/// (exit 5, `ExitStatus.baselineUnusable`) naming both sides, never a list of false regressions.
+public enum RunCompatibility {
+    /// The reasons `baseline` and `current` cannot be compared under `policy`; empty when they can
+    /// (or when either run has no `run.json` to tell).
+    public static func problems(baseline: RunResults, current: RunResults, policy: GatePolicy) -> [String] {
+        guard let old = baseline.metadata, let new = current.metadata else { return [] }
+        var problems: [String] = []
+        func differ(_ what: String, _ a: String, _ b: String) {
+            if a != b { problems.append("\(what): the baseline's is \(a), the run's is \(b)") }
+        }
+        let shared = sharedMetrics(baseline.rows, current.rows)
+        let judgesInstructions = shared.contains { Metric.gate(of: $0) == .instructions }
+        let judgesTimings = policy.gatesTimings && shared.contains { Metric.gate(of: $0) == .timing }
+        let judgesCounts = shared.contains { Metric.gate(of: $0) == .count }
+
+        let oldMeasures = Set(old.measuresOrDefault), newMeasures = Set(new.measuresOrDefault)
+        if oldMeasures.isDisjoint(with: newMeasures) {
+            differ("measure", list(old.measuresOrDefault), list(new.measuresOrDefault))
+        }
+        differ("build configuration", old.buildConfiguration, new.buildConfiguration)
+        if judgesInstructions {
+            // Instruction counts follow the compiled code exactly: another compiler, Valgrind or
+            // counting set-up changes them without any change in the strategies.
+            differ("Swift toolchain", old.toolchain ?? old.swiftVersion, new.toolchain ?? new.swiftVersion)
+            // glibc picks string and memory routines by the CPU's features, as Valgrind reports them.
+            differ("CPU model", old.cpuModel, new.cpuModel)
+            if let a = old.instructionCounting, let b = new.instructionCounting {
+                differ("Valgrind", a.valgrindVersion, b.valgrindVersion)
+                differ("Callgrind options (cache simulation)", a.options.joined(separator: " "), b.options.joined(separator: " "))
+                differ("instruction-mode environment", a.environment.joined(separator: " "), b.environment.joined(separator: " "))
+                differ("instruction loop lengths", lengths(a.settings), lengths(b.settings))
+            }
+        }
+        if judgesCounts || judgesTimings {
+            // --quick changes the sweeps and the sampling; counts and timings of the two differ by design.
+            differ("--quick", String(old.quick), String(new.quick))
+        }
+        if judgesCounts, usesCountingAllocator(old), usesCountingAllocator(new) {
+            differ("allocator", old.allocator, new.allocator)
+        }
+        if judgesTimings, let a = old.rounds, let b = new.rounds {
+            for suite in Set(a.keys).intersection(b.keys).sorted() where a[suite] != b[suite] {
+                differ("worker rounds of \(suite) (timings are tested across rounds)", String(a[suite]!), String(b[suite]!))
+            }
+        }
+        return problems
+    }
+
+    static func sharedMetrics(_ a: [ResultRow], _ b: [ResultRow]) -> Set<String> {
+        Set(a.filter { !$0.isError }.map(\.metric)).intersection(b.filter { !$0.isError }.map(\.metric))
+    }
+
+    /// Whether the run has a suite whose counts come from the allocator (memory).
+    static func usesCountingAllocator(_ metadata: RunMetadata) -> Bool {
+        metadata.suites.contains { SuiteRegistry.suite(named: $0)?.runsOnJemalloc == true }
+    }
+
+    static func list(_ measures: [CostMeasure]) -> String {
+        measures.map(\.rawValue).joined(separator: " and ")
+    }
+
+    static func lengths(_ settings: InstructionSettings) -> String {
+        "\(settings.shortLength)/\(settings.longLength) ×\(settings.repeats)"
+    }
+}

@@ -1,0 +1,56 @@
+/// A kind of number in `results.csv`: its name in the `metric` column, its unit, and how the gate
+/// judges it (as package-benchmark's `BenchmarkMetric` does). Metrics not listed in `Metric.all`
+/// are exact counts (bytes, allocations, re-runs, torn observations), which the gate holds strictly.
+public struct Metric: Sendable, Hashable {
+    public var name: String
+    public var unit: String
+    public var gate: GateTreatment
+
+    /// How the gate treats a metric.
+    public enum GateTreatment: Sendable, Hashable {
+        /// Sampled wall-clock time: a noise threshold plus a significance test across rounds.
+        case timing
+        /// Instructions counted under Callgrind: a tight relative tolerance, no significance test.
+        case instructions
+        /// An exact count: must not grow.
+        case count
+        /// Reported, never judged, for the reason given.
+        case informational(String)
+    }
+
+    public init(_ name: String, unit: String, gate: GateTreatment) {
+        self.name = name
+        self.unit = unit
+        self.gate = gate
+    }
+
+    /// Wall-clock time per operation, the empty loop's subtracted.
+    public static let latency = Metric("latency", unit: "ns/op", gate: .timing)
+    /// The empty loop's time per iteration that was subtracted from `latency`.
+    public static let loopOverhead = Metric("loop_overhead", unit: "ns/op", gate: .informational("the harness's empty loop"))
+    /// Instructions per operation under Callgrind, every thread, the empty loop's subtracted.
+    public static let instructions = Metric("instructions", unit: "Ir/op", gate: .instructions)
+    /// The empty loop's instructions per iteration that were subtracted from `instructions`.
+    public static let instructionLoopOverhead = Metric("instruction_loop_overhead", unit: "Ir/op", gate: .informational("the harness's empty loop"))
+    /// iai-callgrind's cycle estimate from Callgrind's simulated caches.
+    public static let estimatedCycles = Metric("estimated_cycles", unit: "cycles/op", gate: .informational("an estimate from simulated caches; the instruction count is gated"))
+
+    /// Every metric that is not an exact count, by name.
+    public static let all: [String: Metric] = Dictionary(uniqueKeysWithValues: ([
+        latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles,
+        Metric("transactions", unit: "transactions", gate: .informational("fixed by the workload")),
+        Metric("reruns_needed_per_write", unit: "reruns/write", gate: .informational("fixed by the topology")),
+        Metric("growth_exponent", unit: "log-log slope", gate: .informational("derived from timings; the timings are gated")),
+        Metric("bytes_left_after_teardown", unit: "B", gate: .informational("moves with runtime and dispatch caches released on their own schedule")),
+        Metric("throughput", unit: "hops/s", gate: .informational("derived from the latency timing, which is gated")),
+        Metric("voluntary_switches_per_1000_hops", unit: "switches/1000 hops", gate: .informational("kernel scheduling: moves with the machine's load")),
+        Metric("involuntary_switches_per_1000_hops", unit: "switches/1000 hops", gate: .informational("kernel scheduling: moves with the machine's load")),
+        Metric("threads", unit: "threads", gate: .informational("the runtime's thread pools grow on their own schedule")),
+        Metric("caller_threads_observed", unit: "threads", gate: .informational("the runtime's thread pools grow on their own schedule")),
+    ] as [Metric]).map { ($0.name, $0) })
+
+    /// How the gate treats the metric called `name`: listed, or else an exact count.
+    public static func gate(of name: String) -> GateTreatment {
+        all[name]?.gate ?? .count
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import ObsBenchKit
+import ObservationStrategies
+
+/// The hidden `self-check` command: facts about this binary's own process that the tests check,
+/// run in this binary because only it has the run-loop main (`MainRunLoop`). It prints facts and
+/// raw counts for a test to judge, never a benchmark figure, so a debug build may run it.
+struct SelfCheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "self-check",
+        abstract: "Print facts about this process for the tests (main thread, Callgrind counting).",
+        shouldDisplay: false
+    )
+
+    enum Check: String, ExpressibleByArgument, CaseIterable {
+        /// Whether a job sent to the main actor from the pool runs on the main thread.
+        case mainThread = "main-thread"
+        /// Under Callgrind: the instructions of a fixed loop at each of `--lengths`.
+        case countLoop = "count-loop"
+        /// Under Callgrind: a strategy's write, per operation, with `--extra-spins` of injected work.
+        case countWrites = "count-writes"
+    }
+
+    @Argument(help: "main-thread, count-loop or count-writes.") var check: Check
+    @Option(parsing: .upToNextOption, help: "Loop lengths for count-loop.") var lengths: [Int] = [1_000, 2_000, 4_000]
+    @Option(help: "The strategy for count-writes.") var strategy = "plain"
+    @Option(name: .customLong("extra-spins"), help: "Canary spins added to each write (count-writes).") var extraSpins = 0
+
+    @MainActor
+    func run() async throws {
+        switch check {
+        case .mainThread:
+            let fromPool = await Task.detached { await MainActor.run { ProcessCounters.isMainThread } }.value
+            print("main-actor-on-main-thread \(fromPool && ProcessCounters.isMainThread)")
+        case .countLoop:
+            guard Callgrind.isRunningUnderValgrind else { throw CallgrindError.notUnderValgrind }
+            for length in lengths {
+                let dump = Callgrind.Dump(label: "loop \(length)")
+                Callgrind.zero()
+                Canary.spin(length)
+                print("\(length) \(try dump.take().instructions)")
+            }
+        case .countWrites:
+            guard let entry = StrategyRegistry.entry(named: strategy) else { throw ValidationError("unknown strategy '\(strategy)'") }
+            let store = try entry.makeStore(TaskRecord.sample(count: 100))
+            var next = 0
+            let spins = extraSpins
+            let counted = try await InstructionCounter(settings: .standard()).count({ iterations in
+                for index in 0..<iterations {
+                    next &+= 1
+                    try store.write(.priority(next), to: 1 &+ index % 100)
+                    if spins > 0 { Canary.spin(spins) }
+                }
+                await store.settle()
+            }, emptyBatch: { iterations in
+                for index in 0..<iterations {
+                    next &+= 1
+                    blackHole((FieldValue.priority(next), 1 &+ index % 100))
+                }
+            }, label: "self-check writes")
+            await store.tearDown()
+            print(counted.instructionsPerOperation.map { String($0) }.joined(separator: " "))
+        }
+    }
+}

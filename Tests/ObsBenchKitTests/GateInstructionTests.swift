@@ -1,0 +1,80 @@
+import Foundation
+@testable import ObsBenchKit
+import Testing
+
+/// The gate on instruction counts (a tight tolerance, no significance test), and its refusal to
+/// compare runs made differently: another measure, Valgrind, allocator, `--quick` or round count.
+@Suite("Regression gate: instructions and comparability")
+struct GateInstructionTests {
+    static func metadata(measures: [CostMeasure] = [.time], valgrind: String = "valgrind-3.19.0", allocator: String = "jemalloc", quick: Bool = false,
+                         suites: [String] = ["latency"], rounds: [String: Int] = ["latency": 8], options: [String] = ["--tool=callgrind", "--cache-sim=no"]) -> RunMetadata {
+        RunMetadata(runID: "r", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release",
+                    allocator: allocator, suites: suites, strategies: ["plain"], quick: quick, commandLine: [], status: "completed", finishedTime: nil,
+                    clockResolutionNanoseconds: 1, clockCallCostNanoseconds: 20, measures: measures,
+                    instructionCounting: measures.contains(.instructions)
+                        ? InstructionFacts(valgrindVersion: valgrind, tool: "callgrind", options: options, environment: ["SWIFT_DETERMINISTIC_HASHING=1"],
+                                           addressRandomization: "off", settings: .quick())
+                        : nil,
+                    toolchain: "Swift version 6.3.1", rounds: rounds)
+    }
+
+    static func run(_ rows: [ResultRow], _ metadata: RunMetadata?) -> RunResults {
+        RunResults(rows: rows, samples: [], source: "test", metadata: metadata)
+    }
+
+    @Test("an instruction count is judged by a tight tolerance: +1% of a synchronous write is a regression, +0.3% is not; asynchronous rows and hops get theirs")
+    func tolerances() {
+        let base = GateTests.run([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op"),
+                                  GateTests.row("observable", "instructions", 10_000, workload: "x", unit: "Ir/op"),
+                                  GateTests.row("grdb-queue", "instructions", 10_000, unit: "Ir/op"),
+                                  GateTests.row("-", "instructions", 10_000, unit: "Ir/op")])
+        let current = GateTests.run([GateTests.row("plain", "instructions", 10_100, unit: "Ir/op"),
+                                     GateTests.row("observable", "instructions", 10_030, workload: "x", unit: "Ir/op"),
+                                     GateTests.row("grdb-queue", "instructions", 10_200, unit: "Ir/op"),
+                                     GateTests.row("-", "instructions", 10_500, unit: "Ir/op")])
+        let verdicts = GateTests.verdicts(RunComparison(baseline: base, current: current))
+        #expect(verdicts["s/w/plain/instructions objects=1 S=0 c=1"] == .regression)
+        #expect(verdicts["s/x/observable/instructions objects=1 S=0 c=1"] == .unchanged)
+        #expect(verdicts["s/w/grdb-queue/instructions objects=1 S=0 c=1"] == .unchanged, "asynchronous: +2% is within its tolerance")
+        #expect(verdicts["s/w/-/instructions objects=1 S=0 c=1"] == .regression, "a hop's +5% is beyond its tolerance")
+        let fewer = GateTests.run([GateTests.row("plain", "instructions", 9_800, unit: "Ir/op")])
+        #expect(RunComparison(baseline: GateTests.run([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op")]), current: fewer).exitStatus == .onlyImprovements)
+    }
+
+    @Test("an equal count read back with a different last bit is no change, never a +0.0% regression")
+    func noZeroPercentRegression() {
+        let comparison = RunComparison(baseline: GateTests.run([GateTests.row("plain", "fresh_bytes_per_object", 128)]),
+                                       current: GateTests.run([GateTests.row("plain", "fresh_bytes_per_object", 128.000_000_000_01)]))
+        #expect(comparison.exitStatus == .success)
+    }
+
+    @Test("runs made differently are refused with both sides named", arguments: [
+        ("allocator", metadata(allocator: "memory suite: jemalloc", suites: ["memory"]), metadata(allocator: "memory suite: glibc malloc counters", suites: ["memory"]), "fresh_bytes_per_object"),
+        ("--quick", metadata(quick: true), metadata(quick: false), "fresh_bytes_per_object"),
+        ("Valgrind", metadata(measures: [.instructions], valgrind: "valgrind-3.19.0"), metadata(measures: [.instructions], valgrind: "valgrind-3.22.0"), "instructions"),
+        ("Callgrind options", metadata(measures: [.instructions]), metadata(measures: [.instructions], options: ["--tool=callgrind", "--cache-sim=yes"]), "instructions"),
+        ("measure", metadata(measures: [.instructions]), metadata(measures: [.time]), "instructions"),
+        ("worker rounds", metadata(rounds: ["latency": 8]), metadata(rounds: ["latency": 4]), "latency"),
+    ])
+    func refusals(what: String, old: RunMetadata, new: RunMetadata, metric: String) {
+        let rows = [GateTests.row("plain", metric, 100)]
+        let problems = RunCompatibility.problems(baseline: Self.run(rows, old), current: Self.run(rows, new), policy: GatePolicy())
+        #expect(problems.count == 1 && problems[0].hasPrefix(what), "\(problems)")
+        // Both values are named, so the user sees what to make alike.
+        #expect(problems.first.map { $0.contains("the baseline's is") && $0.contains("the run's is") } == true)
+    }
+
+    @Test("what does not decide the compared numbers is not a refusal")
+    func accepted() {
+        // Different allocators, but no allocator count is compared.
+        let timings = [GateTests.row("plain", "instructions", 100)]
+        #expect(RunCompatibility.problems(baseline: Self.run(timings, Self.metadata(measures: [.instructions], allocator: "a", suites: ["latency", "memory"])),
+                                          current: Self.run(timings, Self.metadata(measures: [.instructions], allocator: "b", suites: ["latency", "memory"])), policy: GatePolicy()).isEmpty)
+        // Rounds differ, but timings are not judged.
+        let latency = [GateTests.row("plain", "latency", 100)]
+        #expect(RunCompatibility.problems(baseline: Self.run(latency, Self.metadata(rounds: ["latency": 8])),
+                                          current: Self.run(latency, Self.metadata(rounds: ["latency": 4])), policy: GatePolicy(gatesTimings: false)).isEmpty)
+        // No run.json on one side: nothing to tell.
+        #expect(RunCompatibility.problems(baseline: Self.run(latency, nil), current: Self.run(latency, Self.metadata()), policy: GatePolicy()).isEmpty)
+    }
+}

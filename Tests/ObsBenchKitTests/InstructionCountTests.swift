@@ -1,0 +1,131 @@
+import Foundation
+@testable import ObsBenchKit
+import Testing
+
+/// The instruction mode, checked by counts (never by time): Callgrind's counting as obsbench drives
+/// it, the gate's verdicts on instruction rows, and the mode's refusal to run without Valgrind.
+///
+/// The Callgrind checks run this package's own `obsbench` binary (built beside this test bundle by
+/// `swift build --build-tests` and `swift test`) under `valgrind --tool=callgrind`: its main thread
+/// runs a run loop, which Valgrind 3.19 needs (it crashes under the test runner's `dispatch_main`).
+@Suite("Instruction counts")
+struct InstructionCountTests {
+    static let valgrindFound = CallgrindInvocation.find("valgrind", path: ProcessInfo.processInfo.environment["PATH"]) != nil
+    static let canCount = valgrindFound && Callgrind.isCompiledIn
+
+    /// The `obsbench` executable built beside this test bundle.
+    static var obsbench: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("obsbench").path
+    }
+
+    /// Runs `obsbench self-check ARGUMENTS` (under Callgrind when `callgrind` is set) and returns its standard output.
+    static func selfCheck(_ arguments: [String], underCallgrind callgrind: Bool) throws -> String {
+        #expect(FileManager.default.isExecutableFile(atPath: obsbench), "build it first: swift build --build-tests")
+        let process = Process()
+        var invocation: CallgrindInvocation?
+        if callgrind {
+            let prepared = try CallgrindInvocation.prepare(workerExecutable: obsbench, settings: .standard())
+            invocation = prepared
+            let dumps = prepared.scratch.appendingPathComponent("dumps")
+            try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
+            let command = prepared.command(workerArguments: ["self-check"] + arguments, dumpFolder: dumps)
+            process.executableURL = URL(fileURLWithPath: command.executable)
+            process.arguments = command.arguments
+            process.environment = command.environment
+        } else {
+            process.executableURL = URL(fileURLWithPath: obsbench)
+            process.arguments = ["self-check"] + arguments
+        }
+        defer { invocation?.cleanUp() }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "obsbench self-check \(arguments) exited \(process.terminationStatus)")
+        return output
+    }
+
+    @Test("main-actor jobs run on the process's main thread (its run loop drains the main queue)")
+    func mainActorOnMainThread() throws {
+        #expect(try Self.selfCheck(["main-thread"], underCallgrind: false).contains("main-actor-on-main-thread true"))
+    }
+
+    @Test("a known loop's instruction count grows linearly with its length", .enabled(if: canCount, "needs valgrind"))
+    func linearLoop() throws {
+        // The first window pays one-time set-up (a global's lazy initialisation): thrown away.
+        let output = try Self.selfCheck(["count-loop", "--lengths", "1000", "1000", "2000", "3000", "4000", "8000"], underCallgrind: true)
+        let counts = output.split(separator: "\n").compactMap { line -> (Double, Double)? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let length = Double(parts[0]), let count = Double(parts[1]) else { return nil }
+            return (length, count)
+        }.dropFirst()
+        try #require(counts.count == 5, "\(output)")
+        let points = Array(counts)
+        let slope = (points[4].1 - points[1].1) / (points[4].0 - points[1].0)
+        #expect(slope >= 1, "a loop step is at least one instruction: \(points)")
+        for (length, count) in points {
+            let fixed = count - slope * length
+            // What stays is the fixed part of the window (the client requests themselves): the same
+            // for every length, to within a few instructions of other threads.
+            #expect(abs(fixed - (points[4].1 - slope * points[4].0)) <= 50, "length \(length): \(count) Ir is off the line by \(fixed)")
+            #expect(fixed >= 0 && fixed < count / 2, "length \(length): fixed part \(fixed) of \(count)")
+        }
+    }
+
+    @Test("an extra call injected into a strategy's write is flagged by the gate; the same build counted twice is not", .enabled(if: canCount, "needs valgrind"))
+    func injectedCallIsFlagged() throws {
+        func perWrite(extraSpins: Int) throws -> [Double] {
+            try Self.selfCheck(["count-writes", "--strategy", "observable", "--extra-spins", String(extraSpins)], underCallgrind: true)
+                .split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        }
+        let first = try perWrite(extraSpins: 0)
+        let second = try perWrite(extraSpins: 0)
+        let injected = try perWrite(extraSpins: 1)
+        try #require(first.count == 3 && second.count == 3 && injected.count == 3)
+        func run(_ values: [Double]) -> RunResults {
+            RunResults(rows: [GateTests.row("observable", "instructions", Statistics(values)!.median, unit: "Ir/op")], samples: [], source: "test")
+        }
+        let clean = RunComparison(baseline: run(first), current: run(second))
+        #expect(clean.exitStatus == .success, "\(clean.comparisons.map(\.reason)) \(first) \(second)")
+        let flagged = RunComparison(baseline: run(first), current: run(injected))
+        #expect(flagged.exitStatus == .regression, "one spin more per write: \(first) → \(injected)")
+        #expect(flagged.comparisons.first?.reason.contains("instructions") == true)
+    }
+
+    @Test("without valgrind the instruction mode says it is unavailable instead of printing numbers")
+    func unavailableWithoutValgrind() throws {
+        #expect {
+            try CallgrindInvocation.prepare(workerExecutable: "/bin/true", settings: .standard(), path: "/nonexistent")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("unavailable") && text.contains("No instruction counts were made")
+                && (text.contains("valgrind is not on PATH") || text.contains("<valgrind/callgrind.h>"))
+        }
+        #expect(ExitStatus.unavailable.rawValue == 69)
+    }
+
+    @Test("a Callgrind profile's totals are read, and cycles are estimated from its cache events")
+    func profileParsing() throws {
+        let profile = """
+        version: 1
+        creator: callgrind-3.19.0
+        desc: Trigger: Client Request: latency write-unobserved plain #0 n=600
+        events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+        fn=(1) main
+        3 1000 200 100 10 20 5 1 2
+        totals: 1000 200 100 10 20 5 1 2
+        """
+        let counts = try CallgrindCounts(profile: profile, file: "callgrind.out.3")
+        #expect(counts.instructions == 1_000)
+        #expect(counts.trigger.hasSuffix("n=600"))
+        // L1 hits 1300 − 35 = 1265; LL hits 35 − 3 = 32; RAM 3.
+        let expected: Double = 1_265 + 5 * 32 + 35 * 3
+        let estimated = try #require(counts.estimatedCycles)
+        #expect(estimated == expected)
+        let withoutCaches = try CallgrindCounts(profile: "events: Ir\nsummary: 42\n", file: "f")
+        #expect(withoutCaches.instructions == 42 && withoutCaches.estimatedCycles == nil)
+        #expect(throws: CallgrindError.self) { try CallgrindCounts(profile: "events: Ir\n", file: "f") }
+    }
+}
