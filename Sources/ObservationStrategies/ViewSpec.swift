@@ -143,12 +143,20 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
         }
     }
 
-    /// Reads every field of the spec through `read`, records the run, and returns the values.
+    /// Runs the view body: reads every field of the spec through `read`, in order, into the
+    /// view's last-seen values (their storage reused, so a re-run allocates nothing of the
+    /// harness's), and records the run. Returns false (and reads nothing) once the view is cancelled.
     @discardableResult
-    public func run(reading read: (FieldRef) -> FieldValue) -> [FieldValue] {
-        let values = spec.reads.map(read)
-        recordRun(values)
-        return values
+    public func recordRun(version: Int = 0, reading read: (FieldRef) -> FieldValue) -> Bool {
+        state.withLock { state in
+            guard !state.isCancelled else { return false }
+            if state.hasRun { state.reruns += 1 } else { state.hasRun = true }
+            state.seenVersion = max(state.seenVersion, version)
+            state.lastSeen.removeAll(keepingCapacity: true)
+            for ref in spec.reads { state.lastSeen.append(read(ref)) }
+            if state.recordsHistory { state.history.append(state.lastSeen) }
+            return true
+        }
     }
 
     public var description: String { "view(\(spec.reads.map(\.description).joined(separator: ", ")))" }

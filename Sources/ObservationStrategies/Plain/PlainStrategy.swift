@@ -53,7 +53,7 @@ public final class PlainStrategy: ObservationStrategy {
     public func subscribe(_ spec: ViewSpec) throws -> ViewHandle {
         try validateViewSpec(spec, count: tasks.count)
         let view = ViewHandle(spec: spec)
-        view.run { self.tasks[$0.id - 1].value(of: $0.field) }
+        view.recordRun { self.tasks[$0.id - 1].value(of: $0.field) }
         views[ObjectIdentifier(view)] = view
         return view
     }

@@ -76,18 +76,15 @@ public final class ObservableStrategy: ObservationStrategy {
     private func arm(_ view: ViewHandle) {
         let tasks = self.tasks
         let renderQueue = self.renderQueue
-        let values = withObservationTracking {
-            view.spec.reads.map { tasks[$0.id - 1].value(of: $0.field) }
+        _ = withObservationTracking {
+            view.recordRun { tasks[$0.id - 1].value(of: $0.field) }
         } onChange: {
             renderQueue.invalidate(view)
         }
-        view.recordRun(values)
     }
 
     /// Re-runs, and so re-arms, every view invalidated by the write that just completed.
     private func render() {
-        for view in renderQueue.takeDirtyViews() where !view.isCancelled {
-            arm(view)
-        }
+        renderQueue.render { arm($0) }
     }
 }

@@ -77,18 +77,20 @@ public final class StructViewModelStrategy: ObservationStrategy {
 
     private func arm(_ view: ViewHandle, viewModels: [TaskViewModel]) {
         let renderQueue = self.renderQueue
-        let fields = view.spec.reads.map(\.field)
-        let values = withObservationTracking {
-            zip(viewModels, fields).map { viewModel, field in viewModel.value(of: field) }
+        withObservationTracking {
+            var index = 0
+            _ = view.recordRun { ref in
+                defer { index += 1 }
+                return viewModels[index].value(of: ref.field)
+            }
         } onChange: {
             renderQueue.invalidate(view)
         }
-        view.recordRun(values)
     }
 
     private func render() {
-        for view in renderQueue.takeDirtyViews() {
-            guard let entry = views[ObjectIdentifier(view)] else { continue }
+        renderQueue.render { view in
+            guard let entry = views[ObjectIdentifier(view)] else { return }
             arm(view, viewModels: entry.viewModels)
         }
     }

@@ -88,13 +88,11 @@ public final class PublishedStrategy: ObservationStrategy {
     public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
 
     private func runBody(of view: ViewHandle) {
-        view.run { tasks[$0.id - 1].value(of: $0.field) }
+        view.recordRun { tasks[$0.id - 1].value(of: $0.field) }
     }
 
     /// Re-runs every view invalidated by the write that just completed.
     private func render() {
-        for view in renderQueue.takeDirtyViews() where !view.isCancelled {
-            runBody(of: view)
-        }
+        renderQueue.render { runBody(of: $0) }
     }
 }
