@@ -49,6 +49,10 @@ public protocol ObservationStrategy: AnyObject {
     /// The objects that must be freed once the store and its views are gone: the conformance
     /// suite holds them weakly to prove that teardown leaks nothing.
     func objectsThatMustBeFreed() -> [AnyObject]
+
+    /// The same read and write on this strategy's own record type in a tight loop (see
+    /// `ConcreteLoops`), for the attribution check; nil by default.
+    static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops?
 }
 
 /// What a strategy is, for `obsbench list`, the README table and reports.

@@ -3,12 +3,15 @@ public struct StrategyEntry: Sendable {
     public let descriptor: StrategyDescriptor
     /// Builds a store of this strategy holding `records`.
     public let makeStore: @MainActor @Sendable (_ records: [TaskRecord]) throws -> any ObservationStrategy
+    /// The strategy's concrete reference loops (`ConcreteLoops`), when it has them.
+    public let makeConcreteLoops: @MainActor @Sendable (_ records: [TaskRecord]) -> ConcreteLoops?
 
     public var name: String { descriptor.name }
 
     init<S: ObservationStrategy>(_ type: S.Type) {
         descriptor = S.descriptor
         makeStore = { records in try S(records: records) }
+        makeConcreteLoops = { records in S.concreteLoops(records: records) }
     }
 }
 

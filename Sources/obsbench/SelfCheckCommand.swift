@@ -20,9 +20,12 @@ struct SelfCheckCommand: AsyncParsableCommand {
         case countLoop = "count-loop"
         /// Under Callgrind: a strategy's write, per operation, with `--extra-spins` of injected work.
         case countWrites = "count-writes"
+        /// Under Callgrind: the harness's share of `observable`'s and `published`'s read and write,
+        /// from the latency workloads and the concrete reference (`HarnessShare`).
+        case attribution
     }
 
-    @Argument(help: "main-thread, count-loop or count-writes.") var check: Check
+    @Argument(help: "main-thread, count-loop, count-writes or attribution.") var check: Check
     @Option(parsing: .upToNextOption, help: "Loop lengths for count-loop.") var lengths: [Int] = [1_000, 2_000, 4_000]
     @Option(help: "The strategy for count-writes.") var strategy = "plain"
     @Option(name: .customLong("extra-spins"), help: "Canary spins added to each write (count-writes).") var extraSpins = 0
@@ -61,6 +64,20 @@ struct SelfCheckCommand: AsyncParsableCommand {
             }, label: "self-check writes")
             await store.tearDown()
             print(counted.instructionsPerOperation.map { String($0) }.joined(separator: " "))
+            print("loop-overhead \(counted.loopOverheadInstructions)")
+        case .attribution:
+            var rows: [ResultRow] = []
+            for name in ["plain", "observable", "published"] {
+                guard let entry = StrategyRegistry.entry(named: name) else { continue }
+                let context = WorkloadContext(runID: "self-check", suite: "latency", strategy: entry, sampler: .quick, objects: 1_000,
+                                              measure: .instructions, instructionSettings: .quick())
+                for workload in [ReadUntrackedWorkload(), WriteUnobservedWorkload(), ConcreteReferenceWorkload()] as [any Workload] {
+                    rows += try await workload.run(context).rows
+                }
+            }
+            for share in HarnessShare.all(in: rows) {
+                print("share \(share.strategy) \(share.operation) \(share.share) \(share.protocolNet) \(share.concreteNet)")
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ObsBenchKit
+import ObservationStrategies
 import Testing
 
 /// The instruction mode, checked by counts (never by time): Callgrind's counting as obsbench drives
@@ -11,15 +12,25 @@ import Testing
 @Suite("Instruction counts")
 struct InstructionCountTests {
     static let valgrindFound = CallgrindInvocation.find("valgrind", path: ProcessInfo.processInfo.environment["PATH"]) != nil
-    static let canCount = valgrindFound && Callgrind.isCompiledIn
+    /// Valgrind, its header at build time, and no ThreadSanitizer (whose shadow memory Valgrind cannot run).
+    static let canCount = valgrindFound && Callgrind.isCompiledIn && !ThreadSanitizerHooks.isActive
 
     /// The `obsbench` executable built beside this test bundle.
     static var obsbench: String {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("obsbench").path
     }
 
+    /// The release `obsbench` of this package, when one has been built (`swift build -c release`;
+    /// `.ci/run` builds it before the tests): what obsbench's figures come from.
+    static var releaseObsbench: String? {
+        let binaries = URL(fileURLWithPath: obsbench).deletingLastPathComponent().deletingLastPathComponent()
+        let release = binaries.appendingPathComponent("release").appendingPathComponent("obsbench").path
+        return FileManager.default.isExecutableFile(atPath: release) ? release : nil
+    }
+
     /// Runs `obsbench self-check ARGUMENTS` (under Callgrind when `callgrind` is set) and returns its standard output.
-    static func selfCheck(_ arguments: [String], underCallgrind callgrind: Bool) throws -> String {
+    static func selfCheck(_ arguments: [String], underCallgrind callgrind: Bool, binary: String = obsbench) throws -> String {
+        let obsbench = binary
         #expect(FileManager.default.isExecutableFile(atPath: obsbench), "build it first: swift build --build-tests")
         let process = Process()
         var invocation: CallgrindInvocation?
@@ -127,5 +138,51 @@ struct InstructionCountTests {
         let withoutCaches = try CallgrindCounts(profile: "events: Ir\nsummary: 42\n", file: "f")
         #expect(withoutCaches.instructions == 42 && withoutCaches.estimatedCycles == nil)
         #expect(throws: CallgrindError.self) { try CallgrindCounts(profile: "events: Ir\n", file: "f") }
+    }
+}
+
+/// The attribution check: a figure obsbench prints is the strategy's cost, not the harness's.
+@Suite("Harness share")
+struct HarnessShareTests {
+    /// In the release build the figures come from: a debug build's harness is unspecialised
+    /// generic code, whose share says nothing about the numbers obsbench reports.
+    @Test("net of plain, @Observable's and @Published's read and write through the protocol count within 10% of the same operation on the concrete type in a tight loop (release build)",
+          .enabled(if: InstructionCountTests.canCount, "needs valgrind"),
+          .enabled(if: InstructionCountTests.releaseObsbench != nil, "needs the release build: swift build -c release (.ci/run builds it first)"))
+    func protocolPathMatchesConcreteLoop() throws {
+        let binary = try #require(InstructionCountTests.releaseObsbench)
+        let output = try InstructionCountTests.selfCheck(["attribution"], underCallgrind: true, binary: binary)
+        let shares = output.split(separator: "\n").filter { $0.hasPrefix("share ") }.map { $0.split(separator: " ") }
+        #expect(shares.count == 4, "\(output)")
+        for share in shares where share.count == 6 {
+            let fraction = try #require(Double(share[3]))
+            #expect(abs(fraction) <= 0.10, "\(share[1]) \(share[2]): \(share[4]) Ir via the protocol, \(share[5]) Ir concrete, net of plain")
+        }
+    }
+
+    @Test("the share is computed from the four medians, and only where all four exist")
+    func arithmetic() {
+        func row(_ strategy: String, _ workload: String, _ value: Double) -> ResultRow {
+            ResultRow(runID: "r", suite: "latency", workload: workload, strategy: strategy, executor: "main-actor", objects: 1000, subscribers: 0, concurrency: 1,
+                      metric: "instructions", unit: "Ir/op", statistics: Statistics(exact: value))
+        }
+        let rows = [row("plain", "read-untracked", 66), row("plain", "read-untracked-concrete", 3),
+                    row("observable", "read-untracked", 280), row("observable", "read-untracked-concrete", 216),
+                    row("observable", "write-unobserved-concrete", 569)]
+        let shares = HarnessShare.all(in: rows)
+        #expect(shares.count == 1, "write has no protocol-path rows, so no share")
+        #expect(shares.first?.protocolNet == 214 && shares.first?.concreteNet == 213)
+        #expect(abs((shares.first?.share ?? 1) - 1.0 / 214) < 1e-12)
+    }
+}
+
+/// The sampler's calibration loop must survive the optimiser: its cost is what gets subtracted.
+@Suite("Black hole")
+struct BlackHoleTests {
+    @Test("the empty loop the harness subtracts costs instructions (the optimiser did not delete it)", .enabled(if: InstructionCountTests.canCount, "needs valgrind"))
+    func emptyLoopIsNotDeleted() throws {
+        let output = try InstructionCountTests.selfCheck(["count-writes", "--strategy", "plain"], underCallgrind: true)
+        let overhead = output.split(separator: "\n").first { $0.hasPrefix("loop-overhead ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        #expect((overhead ?? 0) >= 2, "an iteration stores its value and calls the sink: \(output)")
     }
 }

@@ -68,7 +68,9 @@ public struct ProfileGuide: Sendable {
                          remark: ranking.isEmpty ? "the latency suite was not run" : nil)
         }
         entries.append(latencyEntry("Read-heavy views (bodies read many fields)",
-                                    decidedBy: "a field read inside a view's tracking", workload: "read-in-view"))
+                                    decidedBy: "each further field read inside an open tracking scope (the scope's own cost is the next profile's)", workload: "read-in-view"))
+        entries.append(latencyEntry("Many small views (each body reads a field or two, re-rendered often)",
+                                    decidedBy: "opening a tracking scope with one read, fired by the next write (the write's own cost subtracted)", workload: "view-scope"))
         entries.append(latencyEntry("Write-heavy, each change shown (a live editor, a progress display)",
                                     decidedBy: "a write until the one view reading it has re-run", workload: "write-observed"))
         self.entries = entries

@@ -107,20 +107,31 @@ public struct SummaryTable: Sendable {
     /// instructions, or both side by side, as the run measured.
     init(latencyOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
         self.suite = suite.name
-        columns = suite.workloads.map(\.name)
         let measures = Self.costMeasures(in: allRows, suite: suite.name)
+        // The workloads rows name, in the order they were measured (one workload can write rows
+        // for several, as the concrete reference does); the suite's list before any row exists.
+        var named: [String] = []
+        for row in allRows where row.suite == suite.name && measures.map(\.metric.name).contains(row.metric) && !named.contains(row.workload) {
+            named.append(row.workload)
+        }
+        columns = named.isEmpty ? suite.workloads.map(\.name) : named
         unit = "median \(Self.units(measures)) (× plain)"
         func median(_ measure: CostMeasure, _ strategy: String, _ workload: String) -> Double? {
             allRows.first { $0.suite == suite.name && $0.metric == measure.metric.name && $0.strategy == strategy && $0.workload == workload }?.statistics?.median
         }
+        let columns = self.columns
         rows = strategies.map { strategy in
             let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError && $0.workload == "*" }
-            let cells = suite.workloads.map { workload -> String in
+            let cells = columns.map { workload -> String in
                 Self.costCell(measures: measures, failed: failed) { measure in
-                    (median(measure, strategy, workload.name), median(measure, "plain", workload.name))
+                    (median(measure, strategy, workload), median(measure, "plain", workload))
                 }
             }
             return (strategy, cells)
+        }
+        let shares = HarnessShare.all(in: allRows, suite: suite.name)
+        if !shares.isEmpty {
+            footnotes.append("harness share (protocol path against the concrete loop, both net of plain): " + shares.map(\.description).joined(separator: "; "))
         }
     }
 

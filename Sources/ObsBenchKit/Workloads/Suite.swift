@@ -73,6 +73,7 @@ public enum SuiteRegistry {
                 WriteUnobservedWorkload(),
                 WriteObservedWorkload(),
                 TwoFieldTransactionWorkload(),
+                ConcreteReferenceWorkload(),
             ]
         ),
         Suite(

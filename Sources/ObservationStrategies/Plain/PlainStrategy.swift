@@ -72,4 +72,8 @@ public final class PlainStrategy: ObservationStrategy {
     }
 
     public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
+
+    public static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops? {
+        .over(records.map(PlainTask.init))
+    }
 }

@@ -72,6 +72,10 @@ public final class ObservableStrategy: ObservationStrategy {
 
     public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
 
+    public static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops? {
+        .over(records.map(ObservableTask.init))
+    }
+
     /// Runs the view body inside a tracking scope whose first change invalidates the view.
     private func arm(_ view: ViewHandle) {
         let tasks = self.tasks

@@ -31,9 +31,15 @@ final class RenderQueue: Sendable {
     }
 
     /// Runs `body` once for each queued view that is not cancelled, in the order they were first
-    /// invalidated. Views `body` queues again wait for the next pass.
+    /// invalidated. Views `body` queues again wait for the next pass. With nothing queued, this is
+    /// one atomic load inlined into the write.
+    @inline(__always)
     func render(_ body: (ViewHandle) -> Void) {
-        guard pending.load(ordering: .acquiring) else { return }
+        if pending.load(ordering: .acquiring) { drain(body) }
+    }
+
+    @inline(never)
+    private func drain(_ body: (ViewHandle) -> Void) {
         var views = buffers.withLock { buffers -> [ViewHandle] in
             pending.store(false, ordering: .relaxed)
             swap(&buffers.queue, &buffers.spare)

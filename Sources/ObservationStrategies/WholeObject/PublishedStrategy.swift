@@ -87,6 +87,10 @@ public final class PublishedStrategy: ObservationStrategy {
 
     public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
 
+    public static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops? {
+        .over(records.map(PublishedTask.init))
+    }
+
     private func runBody(of view: ViewHandle) {
         view.recordRun { tasks[$0.id - 1].value(of: $0.field) }
     }

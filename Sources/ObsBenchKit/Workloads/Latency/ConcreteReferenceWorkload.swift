@@ -1,0 +1,41 @@
+import ObservationStrategies
+
+/// The reference for `read-untracked` and `write-unobserved`: the same read and write on the
+/// strategy's own record type in a tight loop (`ConcreteLoops`), for the strategies that give one
+/// (`plain`, `observable`, `published`). Net of `plain`'s, a protocol-path figure and its concrete
+/// loop should agree; the summary prints the harness's share where they do not.
+public struct ConcreteReferenceWorkload: Workload {
+    public let name = "concrete-reference"
+    public let summary = "read-untracked and write-unobserved on the strategy's own record type in a tight loop (plain, observable, published): the harness's share"
+    public let countsInstructions = true
+    /// The rows' workload names: the measured workload's, marked concrete.
+    public static let readName = "read-untracked-concrete"
+    public static let writeName = "write-unobserved-concrete"
+
+    public init() {}
+
+    public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
+        guard let loops = context.strategy.makeConcreteLoops(TaskRecord.sample(count: context.objects)) else { return WorkloadOutput() }
+        let count = context.objects
+        let read = try await context.measureCost({ iterations in
+            blackHole(loops.read(iterations))
+        }, emptyBatch: { iterations in
+            var sum = 0
+            for index in 0..<iterations { sum &+= index % count }
+            blackHole(sum)
+        }, label: Self.readName)
+        var next = 1_000
+        let write = try await context.measureCost({ iterations in
+            loops.write(iterations, next)
+            next &+= iterations
+        }, emptyBatch: { iterations in
+            var sum = 0
+            for index in 0..<iterations { sum &+= (next &+ index) ^ (index % count) }
+            blackHole(sum)
+            next &+= iterations
+        }, label: Self.writeName)
+        var output = context.latencyOutput(workload: Self.readName, subscribers: 0, measured: read, note: "priority of records 1...N in turn on the concrete record type, summed; no protocol, store or field enum")
+        output.append(context.latencyOutput(workload: Self.writeName, subscribers: 0, measured: write, note: "priority of records 1...N in turn on the concrete record type, each a new value; no protocol, store or field enum"))
+        return output
+    }
+}

@@ -1,0 +1,40 @@
+/// The same read and write the harness measures through `ObservationStrategy`, done on a
+/// strategy's own record type in a tight loop: no protocol, no store, no field enum. The reference
+/// a protocol-path figure is checked against: net of `plain`'s own pair, the two should agree, and
+/// what they do not share is the harness's share of the figure.
+///
+/// ```swift
+/// let loops = ObservableStrategy.concreteLoops(records: TaskRecord.sample(count: 1_000))!
+/// blackHole(loops.read(10_000))        // priority of records 1...N in turn, summed
+/// loops.write(10_000, 1_000)           // priority of records 1...N in turn, values 1000, 1001…
+/// ```
+public struct ConcreteLoops {
+    /// Reads `priority` of records 1...N in turn, `count` times; returns their sum.
+    public var read: @MainActor (_ count: Int) -> Int
+    /// Writes `priority` of records 1...N in turn, `count` times, the values `first`, `first + 1`…
+    public var write: @MainActor (_ count: Int, _ first: Int) -> Void
+
+    public init(read: @escaping @MainActor (Int) -> Int, write: @escaping @MainActor (Int, Int) -> Void) {
+        self.read = read
+        self.write = write
+    }
+
+    /// Loops over `tasks`, any record class with a `priority` (the concrete type, not an existential:
+    /// the compiler specialises this for each caller).
+    @MainActor
+    static func over<Task: TaskFields>(_ tasks: [Task]) -> ConcreteLoops {
+        let count = tasks.count
+        return ConcreteLoops(read: { iterations in
+            var sum = 0
+            for index in 0..<iterations { sum &+= tasks[index % count].priority }
+            return sum
+        }, write: { iterations, first in
+            for index in 0..<iterations { tasks[index % count].priority = first &+ index }
+        })
+    }
+}
+
+extension ObservationStrategy {
+    /// No concrete reference unless the strategy gives one.
+    public static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops? { nil }
+}
