@@ -47,27 +47,6 @@ public struct Canary: Sendable, Equatable {
         return percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%"
     }
 
-    /// Spins owed per operation, paid in whole spins as they fall due, so that a fraction of a spin
-    /// per operation (a +1% canary on a cheap write) adds exactly that much on average.
-    public struct Debt {
-        var perOperation: Double
-        var owed = 0.0
-
-        public init(perOperation: Double) {
-            self.perOperation = perOperation
-        }
-
-        @inline(__always)
-        public mutating func pay() {
-            owed += perOperation
-            let whole = Int(owed)
-            if whole > 0 {
-                Canary.spin(whole)
-                owed -= Double(whole)
-            }
-        }
-    }
-
     /// What one spin iteration costs in this process: the median of 15 timed runs of a million.
     public static func nanosecondsPerSpin() -> Double {
         let iterations = 1_000_000

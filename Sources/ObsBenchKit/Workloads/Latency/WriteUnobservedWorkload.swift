@@ -18,15 +18,16 @@ public struct WriteUnobservedWorkload: Workload {
                 blackHole((FieldValue.priority(next), 1 &+ index % count))
             }
         }
-        /// The measured writes, each followed by `spins` of canary work on average (0: none).
+        /// The measured writes, then `spins` of canary work per write (0: none), spun once for the
+        /// whole batch: its one call is a fixed cost, which cancels like `settle()`'s, so what is
+        /// added per write is exactly the canary's share.
         func writes(spins: Double) -> Batch {
             { iterations in
-                var canary = Canary.Debt(perOperation: spins)
                 for index in 0..<iterations {
                     next &+= 1
                     try store.write(.priority(next), to: 1 &+ index % count)
-                    if spins > 0 { canary.pay() }
                 }
+                if spins > 0 { Canary.spin(Int((Double(iterations) * spins).rounded())) }
                 await store.settle()
             }
         }
