@@ -78,3 +78,38 @@ struct GateInstructionTests {
         #expect(RunCompatibility.problems(baseline: Self.run(latency, nil), current: Self.run(latency, Self.metadata()), policy: GatePolicy()).isEmpty)
     }
 }
+
+/// The gate's statistics on timings, and the labels the summary puts on allocator counts.
+@Suite("Regression gate: rounds and labels")
+struct GateRoundsTests {
+    @Test("with many timings and 4 rounds a side, the gate says no timing can reach significance and names the rounds needed")
+    func tooFewRounds() {
+        var baseRows: [ResultRow] = [], baseSamples: [SampleRow] = [], nowRows: [ResultRow] = [], nowSamples: [SampleRow] = []
+        for index in 0..<45 {
+            let (old, oldSamples) = GateTests.timing("plain", (0..<40).map { 100 + Double($0 % 4) }, workload: "w\(index)", rounds: 4)
+            let (new, newSamples) = GateTests.timing("plain", (0..<40).map { 200 + Double($0 % 4) }, workload: "w\(index)", rounds: 4)
+            baseRows.append(old); baseSamples += oldSamples; nowRows.append(new); nowSamples += newSamples
+        }
+        let comparison = RunComparison(baseline: GateTests.run(baseRows, baseSamples), current: GateTests.run(nowRows, nowSamples))
+        // Every timing doubled, yet 4 against 4 rounds cannot give p below 0.05 / 45.
+        #expect(comparison.exitStatus == .success)
+        #expect(comparison.notes.count == 1)
+        #expect(comparison.notes.first?.contains("7 rounds on each side") == true, "\(comparison.notes)")
+        #expect(MannWhitneyU.roundsNeeded(level: 0.05 / 45) == 7)
+        #expect(abs(MannWhitneyU.smallestTwoSidedPValue(4, 4) - 2.0 / 70) < 1e-12)
+    }
+
+    @Test("the two-sided test gives the same p whichever way the change went")
+    func twoSided() {
+        let low: [Double] = [1, 2, 3, 4], high: [Double] = [5, 6, 7, 8]
+        #expect(MannWhitneyU.twoSidedPValue(high, low) == MannWhitneyU.twoSidedPValue(low, high))
+        #expect(abs(MannWhitneyU.twoSidedPValue(high, low) - 2.0 / 70) < 1e-12)
+    }
+
+    @Test("the memory table names the allocator its rows used: jemalloc's exact counters, or glibc's mallinfo2")
+    func memoryUnit() {
+        #expect(SummaryTable.memoryUnit(notes: ["jemalloc 5.3.0-0-g54eaed1d8b56b1aa528be3bdd1877e59c56fa90c, stats.allocated (size classes, all threads, thread cache off)"]).contains("exact counts from jemalloc"))
+        let glibc = SummaryTable.memoryUnit(notes: ["glibc malloc (mallinfo2): chunk bytes incl. headers, thread cache off; jemalloc not found"])
+        #expect(glibc.contains("glibc's mallinfo2") && !glibc.contains("exact"))
+    }
+}
