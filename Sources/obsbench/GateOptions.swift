@@ -13,7 +13,7 @@ struct GateOptions: ParsableArguments {
     var metricThresholds: [String] = []
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "The chance of any false timing verdict in a run: timing changes beyond the threshold are tested on round medians (one-sided exact Mann-Whitney U) with Holm's correction over every timing judged.",
+        "The chance of any false timing verdict in a run: timing changes beyond the threshold are tested on round medians (two-sided exact Mann-Whitney U) with Holm's correction over every timing judged.",
         valueName: "p"))
     var significance: Double = 0.05
 

@@ -15,10 +15,12 @@ struct ObsBench: AsyncParsableCommand {
 
         Exit status: 0 all measured; 1 some workers failed (their error rows are in the CSV) or \
         another failure; 64 bad usage (unknown suite, strategy or format; bad sizes); \
+        69 --measure instructions without Valgrind (nothing measured); \
         73 the output folder cannot be written; 130/143 interrupted by SIGINT/SIGTERM. \
         `report`: 0 written, 1 the run cannot be read or the report written. \
         `compare` and `gate`: 0 no regression, 2 regression or a judged baseline metric missing, \
-        4 only improvements, 5 baseline missing or unreadable, 64 bad options, 1 any other failure.
+        4 only improvements, 5 baseline missing or unreadable, or made differently (another measure, \
+        allocator, toolchain, Valgrind, CPU model, --quick), 64 bad options, 1 any other failure.
         """,
         subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, ReportCommand.self, WorkerCommand.self, SelfCheckCommand.self],
         defaultSubcommand: RunCommand.self

@@ -125,7 +125,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: Self.currentExecutable, callgrind: callgrind)
         if let canary = Canary.current {
-            ReleaseRedirect.warn("obsbench: \(Canary.variable) is set: \(canary.strategy)'s timed writes do \(Int(canary.fraction * 100))% extra work on purpose (a gate check). These numbers are not real.")
+            ReleaseRedirect.warn("obsbench: \(Canary.variable) is set: \(canary.strategy)'s measured writes do \(Canary.percent(canary.fraction)) extra work on purpose (a gate check). These numbers are not real.")
         }
         if plan.suites.contains(where: \.runsOnJemalloc), run.jemallocEnvironment == nil {
             ReleaseRedirect.warn("obsbench: jemalloc not found; the memory suite reads glibc's counters instead (no allocation counts). Install it: \(JemallocLibrary.installHint)")
@@ -135,16 +135,17 @@ struct RunCommand: AsyncParsableCommand {
             gitRevision: HostFacts.gitRevision(in: FileManager.default.currentDirectoryPath),
             host: HostFacts.hostName, cpuModel: HostFacts.cpuModel, coreCount: HostFacts.coreCount,
             swiftVersion: HostFacts.swiftVersion, buildConfiguration: HostFacts.buildConfiguration,
-            allocator: run.allocatorDescription, suites: plan.suites.map(\.name), strategies: plan.strategies.map(\.name),
+            allocator: run.allocatorDescription, suites: plan.suites.filter { !plan.measures(of: $0).isEmpty }.map(\.name), strategies: plan.strategies.map(\.name),
             quick: quick, commandLine: CommandLine.arguments, status: "running", finishedTime: nil,
             clockResolutionNanoseconds: MonotonicClock.resolutionNanoseconds,
             clockCallCostNanoseconds: MonotonicClock.measureCallCost(),
             measures: plan.measures, instructionCounting: callgrind?.facts, toolchain: HostFacts.toolchain,
-            rounds: Dictionary(uniqueKeysWithValues: plan.suites.map { ($0.name, plan.rounds(of: $0)) }))
+            rounds: Dictionary(uniqueKeysWithValues: plan.suites.filter { plan.measures(of: $0).contains(.time) }.map { ($0.name, plan.rounds(of: $0)) }))
         try directory.writeMetadata(metadata)
 
         let interruptions = InterruptHandler { signal in
             run.launcher.terminateCurrentWorker()
+            callgrind?.cleanUp()
             run.appendPooledRows()
             metadata.status = "interrupted"
             metadata.finishedTime = ISO8601DateFormatter().string(from: Date())

@@ -14,6 +14,7 @@ struct InstructionCountTests {
     static let valgrindFound = CallgrindInvocation.find("valgrind", path: ProcessInfo.processInfo.environment["PATH"]) != nil
     /// Valgrind, its header at build time, and no ThreadSanitizer (whose shadow memory Valgrind cannot run).
     static let canCount = valgrindFound && Callgrind.isCompiledIn && !ThreadSanitizerHooks.isActive
+        && Command.run(["setarch", "-R", "/bin/true"]) != nil
 
     /// The `obsbench` executable built beside this test bundle.
     static var obsbench: String {

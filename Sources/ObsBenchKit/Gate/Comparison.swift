@@ -60,7 +60,7 @@ public struct RunComparison: Sendable {
         // Timings beyond their threshold wait for their p-value to be judged together (Holm).
         var pending: [(index: Int, p: Double, worse: Bool, rounds: (Int, Int))] = []
         var judgedTimings = 0
-        var fewestRounds: (Int, Int)?
+        var mostRounds: (Int, Int)?
         for (key, old) in base {
             guard let new = now[key] else {
                 if case .informational = GatePolicy.metricClass(old.row.metric) {
@@ -76,7 +76,8 @@ public struct RunComparison: Sendable {
             let (comparison, test) = Self.compare(key: key, old, new, policy: policy)
             if test.judged {
                 judgedTimings += 1
-                if fewestRounds.map({ test.rounds.0 * test.rounds.1 < $0.0 * $0.1 }) ?? true { fewestRounds = test.rounds }
+                // The timing with the most rounds is the one most able to reach significance.
+                if mostRounds.map({ test.rounds.0 * test.rounds.1 > $0.0 * $0.1 }) ?? true { mostRounds = test.rounds }
             }
             if let p = test.pendingP { pending.append((comparisons.count, p, (comparison.change ?? 0) > 0, test.rounds)) }
             comparisons.append(comparison)
@@ -86,7 +87,7 @@ public struct RunComparison: Sendable {
         // Its first level is significance / timings judged: with too few rounds a side, no exact
         // p-value can get below it, and the run is told how many rounds a verdict needs.
         let firstLevel = policy.significance / Double(max(judgedTimings, 1))
-        if let (m, n) = fewestRounds, MannWhitneyU.smallestTwoSidedPValue(m, n) >= firstLevel {
+        if let (m, n) = mostRounds, MannWhitneyU.smallestTwoSidedPValue(m, n) >= firstLevel {
             let needed = MannWhitneyU.roundsNeeded(level: firstLevel)
             notes.append("No timing can be judged a regression or an improvement here: with \(judgedTimings) timings judged, Holm's first level is \(Self.format(policy.significance)) / \(judgedTimings) = \(Self.format(firstLevel)), and the smallest two-sided p that \(m) and \(n) rounds can give is \(Self.format(MannWhitneyU.smallestTwoSidedPValue(m, n))). A verdict needs \(needed) rounds on each side (--rounds \(needed)), or fewer timings judged (--strategy, --suite).")
         }
@@ -192,7 +193,9 @@ public struct RunComparison: Sendable {
             result.reason = why
         case .instructions:
             let tolerance = policy.instructionTolerance(strategy: old.row.strategy)
-            let allowed = abs(old.value) * tolerance
+            // A floor for rows of a few Ir/op, where a few stray instructions of another thread in
+            // a window would otherwise exceed a relative tolerance.
+            let allowed = max(abs(old.value) * tolerance, GatePolicy.instructionToleranceFloor)
             if new.value > old.value + allowed {
                 result.verdict = .regression
             } else if new.value < old.value - allowed {

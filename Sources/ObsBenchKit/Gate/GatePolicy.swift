@@ -5,7 +5,7 @@ import ObservationStrategies
 public struct GatePolicy: Sendable {
     /// A timing is a regression only if its median grows by more than this fraction (default 5%)...
     public var timingThreshold: Double
-    /// ...and a one-sided exact Mann-Whitney U test on the per-round medians passes Holm's
+    /// ...and a two-sided exact Mann-Whitney U test on the per-round medians passes Holm's
     /// step-down at this level over every timing judged (the chance of any false verdict in a run,
     /// not per metric).
     public var significance: Double
@@ -34,6 +34,9 @@ public struct GatePolicy: Sendable {
     /// Default instruction tolerances, sized from measured A/A spread (README, "Instruction counts").
     public static let defaultInstructionTolerance = 0.005
     public static let defaultAsynchronousInstructionTolerance = 0.03
+    /// Ir/op any instruction count may move whatever its tolerance: a few stray instructions of
+    /// another thread over a counted window, on rows of a few Ir/op.
+    public static let instructionToleranceFloor = 0.1
 
     public init(timingThreshold: Double = 0.05, significance: Double = 0.05, timingThresholds: [String: Double] = [:], asynchronousCountTolerance: Double = 0.05,
                 normalizeToPlain: Bool = false, gatesTimings: Bool = true, gatesAsynchronousCounts: Bool = true,

@@ -19,7 +19,6 @@ public enum MannWhitneyU {
         return approximatePValue(ranks: ranks, firstCount: larger.count, tieCorrection: tieCorrection(larger + smaller))
     }
 
-    /// The smallest p-value samples of these sizes can give (all of `larger` above all of `smaller`).
     /// The two-sided p-value of "the two samples come from the same distribution": twice the
     /// one-sided p in the direction the data moved, at most 1.
     public static func twoSidedPValue(_ first: [Double], _ second: [Double]) -> Double {
@@ -36,6 +35,7 @@ public enum MannWhitneyU {
         (2...20).first { smallestTwoSidedPValue($0, $0) < level } ?? 20
     }
 
+    /// The smallest one-sided p-value samples of these sizes can give (all of one above all of the other).
     public static func smallestPValue(_ firstCount: Int, _ secondCount: Int) -> Double {
         guard firstCount > 0, secondCount > 0 else { return 1 }
         return pValue((0..<firstCount).map { Double(secondCount + $0) }, exceeds: (0..<secondCount).map(Double.init))

@@ -23,12 +23,17 @@ public enum RunCompatibility {
         if judgesInstructions {
             // Instruction counts follow the compiled code exactly: another compiler, Valgrind or
             // counting set-up changes them without any change in the strategies.
-            differ("Swift toolchain", old.toolchain ?? old.swiftVersion, new.toolchain ?? new.swiftVersion)
+            if let a = old.toolchain, let b = new.toolchain {
+                differ("Swift toolchain", a, b)
+            } else {
+                differ("Swift version", old.swiftVersion, new.swiftVersion)
+            }
             // glibc picks string and memory routines by the CPU's features, as Valgrind reports them.
             differ("CPU model", old.cpuModel, new.cpuModel)
             if let a = old.instructionCounting, let b = new.instructionCounting {
                 differ("Valgrind", a.valgrindVersion, b.valgrindVersion)
-                differ("Callgrind options (cache simulation)", a.options.joined(separator: " "), b.options.joined(separator: " "))
+                // Cache simulation adds estimates; it does not change what Ir counts.
+                differ("Callgrind options", countingOptions(a.options), countingOptions(b.options))
                 differ("instruction-mode environment", a.environment.joined(separator: " "), b.environment.joined(separator: " "))
                 differ("instruction loop lengths", lengths(a.settings), lengths(b.settings))
             }
@@ -55,6 +60,10 @@ public enum RunCompatibility {
     /// Whether the run has a suite whose counts come from the allocator (memory).
     static func usesCountingAllocator(_ metadata: RunMetadata) -> Bool {
         metadata.suites.contains { SuiteRegistry.suite(named: $0)?.runsOnJemalloc == true }
+    }
+
+    static func countingOptions(_ options: [String]) -> String {
+        options.filter { !$0.hasPrefix("--cache-sim") && !CallgrindInvocation.cacheOptions.contains($0) }.joined(separator: " ")
     }
 
     static func list(_ measures: [CostMeasure]) -> String {

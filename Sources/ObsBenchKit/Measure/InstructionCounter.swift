@@ -73,7 +73,7 @@ public struct InstructionCounter {
         }
         let overhead = Statistics.percentile(empty.map(\.instructions).sorted(), 0.5)
         var cycles: [Double]?
-        if settings.cacheSimulation {
+        if settings.cacheSimulation, !empty.compactMap(\.cycles).isEmpty {
             let emptyCycles = Statistics.percentile(empty.compactMap(\.cycles).sorted(), 0.5)
             cycles = operation.compactMap(\.cycles).map { $0 - emptyCycles }
         }

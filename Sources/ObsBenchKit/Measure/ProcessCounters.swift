@@ -15,7 +15,12 @@ public struct ProcessCounters: Sendable, Equatable {
     /// Reads the counters now; nil if `getrusage` fails.
     public static func read() -> ProcessCounters? {
         var usage = rusage()
-        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return nil }
+        #if os(Linux)
+        let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+        #else
+        let who = RUSAGE_SELF
+        #endif
+        guard getrusage(who, &usage) == 0 else { return nil }
         #if os(Linux)
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.count
         #else

@@ -38,6 +38,10 @@ public struct CallgrindInvocation: Sendable {
         guard let setarch = find("setarch", path: path) else {
             throw Unavailable(reason: "setarch (util-linux) is not on PATH: address randomisation cannot be turned off")
         }
+        // Containers with Docker's default seccomp profile refuse to turn randomisation off.
+        guard Command.run([setarch, "-R", "/bin/true"]) != nil else {
+            throw Unavailable(reason: "setarch -R is refused here (a container's seccomp profile?): address randomisation cannot be turned off, and counts would not repeat")
+        }
         guard let version = Command.run([valgrind, "--version"]), version.hasPrefix("valgrind") else {
             throw Unavailable(reason: "\(valgrind) --version did not answer")
         }

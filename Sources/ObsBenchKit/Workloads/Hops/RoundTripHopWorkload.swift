@@ -89,7 +89,7 @@ public struct RoundTripHopWorkload: Workload {
             let after = ProcessCounters.read()
             var latency = context.latencyOutput(
                 workload: name, subscribers: 0, measured: measured,
-                note: "\(kind.summary); \(callers) concurrent caller(s); ns per round trip as each caller sees it")
+                note: "\(kind.summary); \(callers) concurrent caller(s); per round trip as each caller sees it")
             latency.labelAsHop(executor: kind.rawValue, callers: callers)
             output.append(latency)
             guard case .time(let sampled) = measured else { continue }
