@@ -22,7 +22,7 @@ struct GateInstructionTests {
         RunResults(rows: rows, samples: [], source: "test", metadata: metadata)
     }
 
-    @Test("an instruction count is judged by a tight tolerance: +1% of a synchronous write is a regression, +0.3% is not; asynchronous rows and hops get theirs")
+    @Test("an instruction count is judged by a tight tolerance: +1% of a synchronous write is a regression, +0.3% is not; asynchronous rows and hops get theirs, and tiny rows a 1 Ir/op floor")
     func tolerances() {
         let base = GateTests.run([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op"),
                                   GateTests.row("observable", "instructions", 10_000, workload: "x", unit: "Ir/op"),
@@ -31,12 +31,16 @@ struct GateInstructionTests {
         let current = GateTests.run([GateTests.row("plain", "instructions", 10_100, unit: "Ir/op"),
                                      GateTests.row("observable", "instructions", 10_030, workload: "x", unit: "Ir/op"),
                                      GateTests.row("grdb-queue", "instructions", 10_200, unit: "Ir/op"),
-                                     GateTests.row("-", "instructions", 10_500, unit: "Ir/op")])
+                                     GateTests.row("-", "instructions", 11_500, unit: "Ir/op")])
+        // A row of a few Ir/op: stray instructions of another thread move it by less than the 1 Ir/op floor.
+        let small = RunComparison(baseline: GateTests.run([GateTests.row("state-subject", "instructions", 19.6, unit: "Ir/op")]),
+                                  current: GateTests.run([GateTests.row("state-subject", "instructions", 20.1, unit: "Ir/op")]))
+        #expect(small.exitStatus == .success)
         let verdicts = GateTests.verdicts(RunComparison(baseline: base, current: current))
         #expect(verdicts["s/w/plain/instructions objects=1 S=0 c=1"] == .regression)
         #expect(verdicts["s/x/observable/instructions objects=1 S=0 c=1"] == .unchanged)
         #expect(verdicts["s/w/grdb-queue/instructions objects=1 S=0 c=1"] == .unchanged, "asynchronous: +2% is within its tolerance")
-        #expect(verdicts["s/w/-/instructions objects=1 S=0 c=1"] == .regression, "a hop's +5% is beyond its tolerance")
+        #expect(verdicts["s/w/-/instructions objects=1 S=0 c=1"] == .regression, "a hop's +15% is beyond its 12% tolerance")
         let fewer = GateTests.run([GateTests.row("plain", "instructions", 9_800, unit: "Ir/op")])
         #expect(RunComparison(baseline: GateTests.run([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op")]), current: fewer).exitStatus == .onlyImprovements)
     }
