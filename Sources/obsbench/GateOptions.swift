@@ -34,7 +34,7 @@ struct GateOptions: ParsableArguments {
     var judgeTimings = false
 
     @Option(name: .customLong("instruction-tolerance"), parsing: .unconditional, help: ArgumentHelp(
-        "How far a synchronous strategy's instruction count (Ir/op) may move either way before it is a regression or an improvement.",
+        "How far a synchronous strategy's instruction count (Ir/op) may move either way before it is a regression or an improvement. The default allows for another build's heap layout; 0.005 suits runs of one binary.",
         valueName: "fraction"))
     var instructionTolerance: Double = GatePolicy.defaultInstructionTolerance
 
