@@ -125,7 +125,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: Self.currentExecutable, callgrind: callgrind)
         if let canary = Canary.current {
-            ReleaseRedirect.warn("obsbench: \(Canary.variable) is set: \(canary.strategy)'s measured writes do \(Canary.percent(canary.fraction)) extra work on purpose (a gate check). These numbers are not real.")
+            ReleaseRedirect.warn("obsbench: \(Canary.variable) is set: \(canary.strategy)'s measured writes do \(SummaryTable.format(percent: canary.fraction)) extra work on purpose (a gate check). These numbers are not real.")
         }
         if plan.suites.contains(where: \.runsOnJemalloc), run.jemallocEnvironment == nil {
             ReleaseRedirect.warn("obsbench: jemalloc not found; the memory suite reads glibc's counters instead (no allocation counts). Install it: \(JemallocLibrary.installHint)")

@@ -201,7 +201,7 @@ public struct RunComparison: Sendable {
             } else if new.value < old.value - allowed {
                 result.verdict = .improvement
             }
-            result.reason = "instructions, ±\(percent(tolerance)) tolerance (\(policy.instructionToleranceReason(strategy: old.row.strategy)))"
+            result.reason = "instructions, ±\(SummaryTable.format(percent: tolerance)) tolerance (\(policy.instructionToleranceReason(strategy: old.row.strategy)))"
         case .count where !policy.gatesAsynchronousCounts && GatePolicy.isAsynchronous(old.row.strategy):
             result.verdict = .informational
             result.reason = "asynchronous strategy's count, reported only (--async-counts report)"
@@ -233,19 +233,15 @@ public struct RunComparison: Sendable {
             test.judged = true
             test.rounds = (old.roundMedians.count, new.roundMedians.count)
             guard abs(change) > threshold else {
-                result.reason = "within the \(percent(threshold)) noise threshold"
+                result.reason = "within the \(SummaryTable.format(percent: threshold)) noise threshold"
                 return (result, test)
             }
             // Two-sided, so the test is fixed before the data are seen: "did it change", at twice
             // the one-sided p of the direction it moved in.
             test.pendingP = MannWhitneyU.twoSidedPValue(new.roundMedians, old.roundMedians)
-            result.reason = "beyond \(percent(threshold))"
+            result.reason = "beyond \(SummaryTable.format(percent: threshold))"
         }
         return (result, test)
-    }
-
-    static func percent(_ fraction: Double) -> String {
-        fraction * 100 == (fraction * 100).rounded() ? "\(Int(fraction * 100))%" : "\(fraction * 100)%"
     }
 
     static func format(_ p: Double) -> String {

@@ -41,12 +41,6 @@ public struct Canary: Sendable, Equatable {
         sink.store(state, ordering: .relaxed)
     }
 
-    /// "25%", "1%", "0.5%".
-    public static func percent(_ fraction: Double) -> String {
-        let percent = fraction * 100
-        return percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%"
-    }
-
     /// What one spin iteration costs in this process: the median of 15 timed runs of a million.
     public static func nanosecondsPerSpin() -> Double {
         let iterations = 1_000_000

@@ -178,6 +178,12 @@ public struct SummaryTable: Sendable {
         return text + " (×" + format(ratio: value / floor) + ")"
     }
 
+    /// A fraction as a percentage, whole where it is: "25%", "1%", "0.5%".
+    public static func format(percent fraction: Double) -> String {
+        let percent = fraction * 100
+        return percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%"
+    }
+
     static func format(instructions: Double) -> String {
         switch abs(instructions) {
         case ..<100: return String(format: "%.1f Ir", instructions)
