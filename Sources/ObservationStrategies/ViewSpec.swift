@@ -146,6 +146,8 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
     /// Runs the view body: reads every field of the spec through `read`, in order, into the
     /// view's last-seen values (their storage reused, so a re-run allocates nothing of the
     /// harness's), and records the run. Returns false (and reads nothing) once the view is cancelled.
+    /// `read` runs under the view's (non-recursive) lock: it must only read fields, never write
+    /// one or call back into this view.
     @discardableResult
     public func recordRun(version: Int = 0, reading read: (FieldRef) -> FieldValue) -> Bool {
         state.withLock { state in
