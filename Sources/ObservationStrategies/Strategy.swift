@@ -13,7 +13,7 @@
 /// - `settle()` returns only when every notification caused by earlier writes has been delivered
 ///   and every view that will re-run because of them has re-run.
 @MainActor
-public protocol ObservationStrategy: AnyObject {
+public protocol ObservationStrategy: AnyObject, Sendable {
     /// Name, summary, capabilities and dependency: what `obsbench list` prints.
     nonisolated static var descriptor: StrategyDescriptor { get }
 
@@ -34,6 +34,17 @@ public protocol ObservationStrategy: AnyObject {
     /// has transactions (`capabilities.transactional`), or one after the other where it has not.
     func transaction(_ writes: [FieldWrite]) throws
 
+    /// Commits `writes` as one unit from off the main actor, the way a sync engine or a network
+    /// response delivers changes, through the strategy's own API; calls `committed` while the
+    /// commit is still exclusive (no other commit can come between), so a caller can log the
+    /// states that existed at commit boundaries. The default hops to the main actor and calls
+    /// `transaction` there, as code writing to a main-actor store does:
+    ///
+    /// ```swift
+    /// try await store.commitFromBackground([FieldWrite(3, .isComplete(true))]) { log.append(...) }
+    /// ```
+    nonisolated func commitFromBackground(_ writes: [FieldWrite], committed: @escaping @Sendable () -> Void) async throws
+
     /// Subscribes a view reading `spec.reads`. The view runs once now.
     func subscribe(_ spec: ViewSpec) throws -> ViewHandle
 
@@ -53,6 +64,15 @@ public protocol ObservationStrategy: AnyObject {
     /// The same read and write on this strategy's own record type in a tight loop (see
     /// `ConcreteLoops`), for the attribution check; nil by default.
     static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops?
+}
+
+extension ObservationStrategy {
+    public nonisolated func commitFromBackground(_ writes: [FieldWrite], committed: @escaping @Sendable () -> Void) async throws {
+        try await MainActor.run {
+            try self.transaction(writes)
+            committed()
+        }
+    }
 }
 
 /// What a strategy is, for `obsbench list`, the README table and reports.

@@ -1,3 +1,4 @@
+import Synchronization
 
 /// What a subscribed view reads: one or more fields of one or more records.
 public struct ViewSpec: Hashable, Sendable {
@@ -35,6 +36,10 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
         public var lastSeen: [FieldValue] = []
         /// Every set of values the view saw, first run included, when `spec.recordsHistory` is set.
         public var history: [[FieldValue]] = []
+        /// For each entry of `history`, its place in one order shared by every view of the
+        /// process: merging two views' histories by it replays what a `combineLatest` of the two
+        /// would have emitted, in order.
+        public var historyOrder: [Int] = []
         public var recordsHistory = false
         public var isCancelled = false
         /// The error that ended the view's subscription, if the strategy reported one.
@@ -48,6 +53,9 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
         public var seenVersion = 0
         /// The newest data version known to concern this view (strategies that version their data).
         public var neededVersion = 0
+
+        /// A view that has not run yet.
+        public init() {}
     }
 
     /// - Parameter awaitsTrackingStart: the strategy starts tracking asynchronously and will call
@@ -79,7 +87,7 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
             if state.hasRun { state.reruns += 1 } else { state.hasRun = true }
             state.seenVersion = max(state.seenVersion, version)
             state.lastSeen = values
-            if state.recordsHistory { state.history.append(values) }
+            if state.recordsHistory { state.appendHistory(values) }
             return true
         }
     }
@@ -156,10 +164,23 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
             state.seenVersion = max(state.seenVersion, version)
             state.lastSeen.removeAll(keepingCapacity: true)
             for ref in spec.reads { state.lastSeen.append(read(ref)) }
-            if state.recordsHistory { state.history.append(state.lastSeen) }
+            if state.recordsHistory { state.appendHistory(state.lastSeen) }
             return true
         }
     }
 
+    /// The order shared by every view's `historyOrder`.
+    fileprivate static let historyClock = Atomic<Int>(0)
+
     public var description: String { "view(\(spec.reads.map(\.description).joined(separator: ", ")))" }
+}
+
+extension ViewHandle.ViewState {
+    /// Appends one run's values to the history with the next place in the shared order. Called
+    /// under the view's lock, so a view's entries are in order, and runs of views delivered on one
+    /// thread (the main actor, one delivery queue) are ordered as they ran.
+    fileprivate mutating func appendHistory(_ values: [FieldValue]) {
+        history.append(values)
+        historyOrder.append(ViewHandle.historyClock.add(1, ordering: .relaxed).newValue)
+    }
 }

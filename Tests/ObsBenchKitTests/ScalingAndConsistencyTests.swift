@@ -47,41 +47,102 @@ struct ScalingAndConsistencyTests {
         #expect([0.05, 0.97, 2.0, 0.6].map { GrowthFit.label($0) } == ["O(1)", "O(S)", "O(S²)", "O(S^0.6)"])
     }
 
-    @Test("the checker flags a state between the halves of a swap, and only that")
-    func checkerDetectsTornState() throws {
-        let records = TaskRecord.sample(count: 6) // ids 1 and 4 complete
-        let checker = ConsistencyChecker(records: 6, completedCount: 2, k: 5)
-        func values(_ completed: Set<Int>) -> [FieldValue] {
-            records.map { .isComplete(completed.contains($0.id)) } + records.map { .priority($0.priority) }
+    @Test("the linear fit reads ns per view off a + b·S, and the last decade's slope sees what the log-log fit averages away")
+    func linearFitAndLastDecade() throws {
+        let sizes: [Double] = [1, 10, 100, 1_000, 10_000]
+        // 100 µs of fixed cost plus 1 µs per view: O(S) at the top, flat at the bottom.
+        let points = sizes.map { ($0, 100_000 + 1_000 * $0) }
+        let line = try #require(GrowthFit.linear(points))
+        #expect(abs(line.slope - 1_000) < 1e-9 && abs(line.intercept - 100_000) < 1e-6 && abs(line.rSquared - 1) < 1e-12)
+        let lastDecade = try #require(GrowthFit.lastStepSlope(points))
+        let exponent = try #require(GrowthFit.logLogSlope(points))
+        #expect(lastDecade > 0.9, "from S = 1,000 to 10,000 the cost is mostly 1 µs per view: \(lastDecade)")
+        #expect(exponent < 0.55, "the least-squares exponent over the whole sweep reads it low: \(exponent)")
+        #expect(try #require(GrowthFit.logLogFitQuality(points)) < 0.9, "and its R² says the line does not fit")
+        #expect(try #require(GrowthFit.logLogFitQuality(sizes.map { ($0, 3 * $0) })) > 0.999)
+        #expect(GrowthFit.lastStepSlope([(10, 5)]) == nil)
+        #expect(GrowthFit.linear([(10, 1), (10, 2)]) == nil)
+    }
+
+    @Test("a point whose write takes seconds gets fewer samples, never fewer than 3")
+    func fewerSamplesForSlowPoints() {
+        #expect(SubscriberScalingWorkload.minimumSamples(estimatedNanoseconds: nil) == 10)
+        #expect(SubscriberScalingWorkload.minimumSamples(estimatedNanoseconds: 1e6) == 10)
+        #expect(SubscriberScalingWorkload.minimumSamples(estimatedNanoseconds: 4e8) == 5)
+        #expect(SubscriberScalingWorkload.minimumSamples(estimatedNanoseconds: 9e9) == 3)
+    }
+
+    /// Six tasks: 1 and 4 complete (priorities 0 and 3), the rest open.
+    static let six = TaskRecord.sample(count: 6)
+
+    static func listValues(_ completed: Set<Int>, priorities: [Int: Int] = [:]) -> [FieldValue] {
+        six.map { .isComplete(completed.contains($0.id)) } + six.map { .priority(priorities[$0.id] ?? $0.priority) }
+    }
+
+    @Test("the checker flags a planted tear in the top-five part: the right count with a list no commit produced")
+    func checkerCatchesTopFiveTear() throws {
+        let checker = ConsistencyChecker(records: 6, k: 5)
+        let log = CommitLog(records: Self.six, checker: checker)
+        // Finish task 2 at priority 9: count 2 → 3, and 2 heads the list.
+        log.record([FieldWrite(2, .isComplete(true)), FieldWrite(2, .priority(9))])
+        let boundaries = log.boundaryStates
+        #expect(boundaries == [ShownState(completed: 2, top: [4, 1]), ShownState(completed: 3, top: [2, 4, 1])])
+        let before = checker.shown(list: Self.listValues([1, 4]))
+        let after = checker.shown(list: Self.listValues([1, 2, 4], priorities: [2: 9]))
+        // Half of the commit: 2 completed, its priority not yet written. The count (3) existed; the list did not.
+        let topTear = checker.shown(list: Self.listValues([1, 2, 4]))
+        #expect(topTear == ShownState(completed: 3, top: [4, 2, 1]))
+        #expect(checker.tornStates([before, after], boundaries: boundaries).isEmpty)
+        #expect(checker.tornStates([before, topTear, after], boundaries: boundaries) == [topTear])
+        // A count no boundary had is torn too, and so is a run of the wrong shape.
+        let countTear = checker.shown(list: Self.listValues([4]))
+        #expect(checker.tornStates([countTear, nil], boundaries: boundaries).count == 2)
+        #expect(checker.shown(list: Array(Self.listValues([1, 4]).dropLast())) == nil)
+        #expect(log.finalState == after && log.commits == 1)
+    }
+
+    @Test("two observations combined latest emit, in the order the views ran, the latest count with the latest list")
+    func combinedStatesFollowDeliveryOrder() {
+        let checker = ConsistencyChecker(records: 6, k: 5)
+        func state(_ history: [[FieldValue]], order: [Int]) -> ViewHandle.ViewState {
+            var state = ViewHandle.ViewState()
+            state.history = history
+            state.historyOrder = order
+            return state
         }
-        #expect(!checker.isTorn(values([1, 4])))
-        #expect(!checker.isTorn(values([2, 4])), "after a whole swap: 1 un-completed, 2 completed")
-        #expect(checker.isTorn(values([4])), "half a swap: 1 un-completed, 2 not yet completed")
-        #expect(checker.isTorn(values([1, 2, 4])), "the other half first")
-        #expect(checker.isTorn(Array(values([1, 4]).dropLast())), "values of the wrong shape are never a valid state")
-        #expect(checker.tornRuns(in: [values([1, 4]), values([4]), values([2, 4]), values([2])]) == 2)
-        // Top five completed by priority, ties by id: priorities are index % 5.
-        let all = ConsistencyChecker(records: 6, completedCount: 6, k: 3)
-        #expect(all.derive(values([1, 2, 3, 4, 5, 6]))?.topK == [5, 4, 3])
+        let counts = [[1, 4], [1, 2, 4]].map { completed in Self.six.map { FieldValue.isComplete(Set(completed).contains($0.id)) } }
+        let count = state(counts, order: [1, 4])
+        let list = state([Self.listValues([1, 4]), Self.listValues([1, 2, 4], priorities: [2: 9])], order: [2, 3])
+        // Runs: count(2) · list([4, 1]) → first emission · list([2, 4, 1]) with the old count → torn · count(3).
+        #expect(checker.shownStates(count: count, list: list) == [
+            ShownState(completed: 2, top: [4, 1]),
+            ShownState(completed: 2, top: [2, 4, 1]),
+            ShownState(completed: 3, top: [2, 4, 1]),
+        ])
     }
 
-    @Test("one writer: a strategy without transactions shows every swap half-done once; with them, never",
+    @Test("one observation with background writers: every strategy shows only states that existed at a commit",
+          arguments: StrategyRegistry.all, [1, 2])
+    func oneObservationNeverTears(entry: StrategyEntry, writers: Int) async throws {
+        let context = WorkloadContext(runID: "test", suite: "consistency", strategy: entry, sampler: .quick, objects: 20, quick: true)
+        let rows = try await InvariantWorkload(writers: writers).run(context).rows
+        let value = { (metric: String) in rows.first { $0.metric == metric }?.statistics?.median }
+        #expect(value("transactions") == Double(writers * InvariantWorkload.commitsPerWriter(quick: true)), "every commit of every writer landed")
+        #expect(value("torn_observations") == 0, "\(entry.name): \(rows.first { $0.metric == "torn_observations" }?.note ?? "")")
+        let notifications = try #require(value("notifications_per_transaction"))
+        #expect(entry.descriptor.capabilities.granularity == .none ? notifications == 0 : notifications > 0, "\(entry.name) records its notifications")
+    }
+
+    @Test("two observations combined latest tear under every strategy that re-runs views, as the design notes predict",
           arguments: StrategyRegistry.all)
-    func invariantOneWriter(entry: StrategyEntry) async throws {
+    func combinedObservationsTear(entry: StrategyEntry) async throws {
         let context = WorkloadContext(runID: "test", suite: "consistency", strategy: entry, sampler: .quick, objects: 20, quick: true)
-        let rows = try await InvariantWorkload(writers: 1).run(context).rows
-        let transactions = try #require(rows.first { $0.metric == "transactions" }?.statistics?.median)
+        let rows = try await InvariantWorkload(writers: 1, views: .combinedObservations).run(context).rows
         let torn = try #require(rows.first { $0.metric == "torn_observations" }?.statistics?.median)
-        let capabilities = entry.descriptor.capabilities
-        let tears = capabilities.granularity != .none && !capabilities.transactional && capabilities.delivery == .synchronous
-        #expect(torn == (tears ? transactions : 0), "\(entry.name): \(torn) torn in \(transactions) transactions")
-    }
-
-    @Test("two writers: strategies with transactions still show no torn state", arguments: StrategyRegistry.all.filter(\.descriptor.capabilities.transactional))
-    func invariantTwoWriters(entry: StrategyEntry) async throws {
-        let context = WorkloadContext(runID: "test", suite: "consistency", strategy: entry, sampler: .quick, objects: 20, quick: true)
-        let rows = try await InvariantWorkload(writers: 2).run(context).rows
-        #expect(rows.first { $0.metric == "torn_observations" }?.statistics?.median == 0)
-        #expect(rows.first { $0.metric == "transactions" }?.statistics?.median == 400)
+        if entry.descriptor.capabilities.granularity == .none {
+            #expect(torn == 0, "views that never re-run show only the first state")
+        } else {
+            #expect(torn > 0, "\(entry.name): a count and a list delivered separately were never seen apart")
+        }
     }
 }

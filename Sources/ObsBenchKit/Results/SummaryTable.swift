@@ -61,21 +61,22 @@ public struct SummaryTable: Sendable {
         }
     }
 
-    /// Per topology: the fitted growth of write latency with S, and the latency at the largest S.
+    /// Per topology: the cost of each further view (b of latency = a + b·S), the growth over the
+    /// sweep's last decade, and the latency and re-runs at the largest S.
     init(scalingOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
         self.suite = suite.name
         let measured = allRows.filter { $0.suite == suite.name && !$0.isError }
         let largest = measured.filter { $0.metric == "latency" }.map(\.subscribers).max()
         columns = suite.workloads.map(\.name)
-        unit = "growth of write-to-quiescence latency with subscribers S (log-log slope) · median at S=\(largest.map(String.init) ?? "max") · re-runs/write there"
+        unit = "write-to-quiescence latency: per further view (b of a + b·S) · growth over the last decade (log-log slope) · median at S=\(largest.map(String.init) ?? "max") · re-runs/write there"
         rows = strategies.map { strategy in
             let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError }
             let cells = suite.workloads.map { workload -> String in
                 func value(_ metric: String, subscribers: Int? = nil) -> Double? {
                     measured.first { $0.strategy == strategy && $0.workload == workload.name && $0.metric == metric && (subscribers == nil || $0.subscribers == subscribers) }?.statistics?.median
                 }
-                guard let slope = value("growth_exponent") else { return failed ? "error" : "—" }
-                var cell = GrowthFit.label(slope) + String(format: " (%.2f)", slope)
+                guard let perView = value("cost_per_view"), let slope = value("last_decade_slope") else { return failed ? "error" : "—" }
+                var cell = Self.format(nanoseconds: max(0, perView)) + "/view · " + GrowthFit.label(slope) + String(format: " (%.2f)", slope)
                 if let largest, let latency = value("latency", subscribers: largest) { cell += " · " + Self.format(nanoseconds: latency) }
                 if let largest, let reruns = value("reruns_per_write", subscribers: largest) { cell += " · " + Self.format(count: reruns) }
                 return cell
@@ -84,7 +85,8 @@ public struct SummaryTable: Sendable {
         }
     }
 
-    /// Per writer count: torn observations per 1,000 transactions, and re-runs per transaction.
+    /// Per workload (one observation or two combined, one or two writers): torn observations per
+    /// 1,000 transactions, and re-runs per transaction.
     init(consistencyOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
         self.suite = suite.name
         let measured = allRows.filter { $0.suite == suite.name && !$0.isError }

@@ -27,7 +27,7 @@ public struct Suite: Sendable {
         case memory
         /// Per topology: the growth exponent and the latency at the largest subscriber count.
         case scaling
-        /// Per writer count: torn observations per 1,000 transactions and re-runs per transaction.
+        /// Per workload: torn observations per 1,000 transactions and re-runs per transaction.
         case consistency
         /// Per isolation kind and caller count: round-trip latency and its ratio to a default actor.
         case hops
@@ -100,10 +100,10 @@ public enum SuiteRegistry {
         ),
         Suite(
             name: "consistency",
-            summary: "torn observations: views that saw a state that never existed at a transaction boundary",
+            summary: "torn observations: states shown that never existed at a commit boundary, one observation against two combined",
             defaultObjects: 20,
             headline: .consistency,
-            workloads: [InvariantWorkload(writers: 1), InvariantWorkload(writers: 2)]
+            workloads: InvariantWorkload.Views.allCases.flatMap { views in [1, 2].map { InvariantWorkload(writers: $0, views: views) } }
         ),
         Suite(
             name: "hops",

@@ -5,8 +5,10 @@ import Observation
 /// span reach the view as one value, and writes made before the view task runs are coalesced
 /// (intermediate values can be skipped).
 ///
-/// `settle()` waits until every live view has run at least once and last saw the store's current
-/// values for every field it reads: the sequence promises the latest value, not every value.
+/// `settle()` waits until every view subscribed or concerned by a write since the last settle has
+/// run and last saw the store's current values for every field it reads (the sequence promises the
+/// latest value, not every value). Writes only note the field they changed; settling looks up the
+/// views reading it, so its bookkeeping grows with the views notified, not with idle views.
 @MainActor
 public final class ObservationsStrategy: ObservationStrategy {
     nonisolated public static let descriptor = StrategyDescriptor(
@@ -22,6 +24,14 @@ public final class ObservationsStrategy: ObservationStrategy {
     /// so a settled store holds nothing of a view it was told to drop.
     private var retiring: [Task<Void, Never>] = []
     private let delivered = DeliverySignal()
+    /// The views reading each field.
+    private var readers: [FieldRef: [ObjectIdentifier: ViewHandle]] = [:]
+    /// Fields written since the last settle while any view exists (capacity kept, so a write
+    /// appends without allocating; looked up in `readers` in batches of `writtenBatch`).
+    private var written: [FieldRef] = []
+    private static let writtenBatch = 1_024
+    /// Views settling waits for.
+    let pending = PendingViews()
 
     public init(records: [TaskRecord]) throws {
         try validateRecordIDs(records)
@@ -45,11 +55,15 @@ public final class ObservationsStrategy: ObservationStrategy {
 
     public func write(_ value: FieldValue, to id: Int) throws {
         tasks[try recordIndex(of: id, count: tasks.count)].apply(value)
+        noteWritten(FieldRef(id, value.field))
     }
 
     public func transaction(_ writes: [FieldWrite]) throws {
         for write in writes { _ = try recordIndex(of: write.id, count: tasks.count) }
-        for write in writes { tasks[write.id - 1].apply(write.value) }
+        for write in writes {
+            tasks[write.id - 1].apply(write.value)
+            noteWritten(FieldRef(write.id, write.value.field))
+        }
     }
 
     public func subscribe(_ spec: ViewSpec) throws -> ViewHandle {
@@ -63,11 +77,15 @@ public final class ObservationsStrategy: ObservationStrategy {
         }
         let task = Task { @MainActor in
             for await values in observed {
+                // Every value after the first is the sequence telling the view something changed.
+                view.recordNotificationAfterFirstRun()
                 guard view.recordRun(values) else { break }
                 delivered.signal()
             }
         }
         views[ObjectIdentifier(view)] = (view, task)
+        for ref in Set(spec.reads) { readers[ref, default: [:]][ObjectIdentifier(view)] = view }
+        pending.add(view)
         return view
     }
 
@@ -77,10 +95,31 @@ public final class ObservationsStrategy: ObservationStrategy {
             task.cancel()
             retiring.append(task)
         }
+        for ref in Set(view.spec.reads) {
+            readers[ref]?[ObjectIdentifier(view)] = nil
+            if readers[ref]?.isEmpty == true { readers[ref] = nil }
+        }
+    }
+
+    /// Remembers that `ref` changed, for settling; with no view at all, there is nothing to remember.
+    @inline(__always)
+    private func noteWritten(_ ref: FieldRef) {
+        guard !readers.isEmpty else { return }
+        written.append(ref)
+        if written.count >= Self.writtenBatch { markReadersOfWrittenFields() }
+    }
+
+    /// Adds the views reading each written field to `pending`: work in proportion to those views.
+    private func markReadersOfWrittenFields() {
+        for ref in written {
+            for view in (readers[ref] ?? [:]).values { pending.add(view) }
+        }
+        written.removeAll(keepingCapacity: true)
     }
 
     public func settle() async {
-        await delivered.waitUntil { self.everyViewSeesCurrentValues() }
+        markReadersOfWrittenFields()
+        await delivered.waitUntil { self.pending.drain(whereCaughtUp: self.seesCurrentValues) }
         await finishRetiredTasks()
     }
 
@@ -95,6 +134,9 @@ public final class ObservationsStrategy: ObservationStrategy {
     public func tearDown() async {
         let running = views.values
         views.removeAll()
+        readers.removeAll()
+        written.removeAll()
+        pending.removeAll()
         for entry in running {
             entry.view.cancel()
             entry.task.cancel()
@@ -106,11 +148,11 @@ public final class ObservationsStrategy: ObservationStrategy {
 
     public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
 
-    private func everyViewSeesCurrentValues() -> Bool {
-        views.values.allSatisfy { entry in
-            let state = entry.view.snapshot
-            guard state.hasRun else { return false }
-            return state.lastSeen == entry.view.spec.reads.map { tasks[$0.id - 1].value(of: $0.field) }
-        }
+    /// Whether `view` is cancelled, or has run and last saw the current value of every field it reads.
+    private func seesCurrentValues(_ view: ViewHandle) -> Bool {
+        let state = view.snapshot
+        if state.isCancelled { return true }
+        guard state.hasRun else { return false }
+        return state.lastSeen.elementsEqual(view.spec.reads.lazy.map { self.tasks[$0.id - 1].value(of: $0.field) })
     }
 }

@@ -41,6 +41,8 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
     private var views: [ObjectIdentifier: (view: ViewHandle, cancellable: AnyDatabaseCancellable)] = [:]
     /// The views reading each field, so a write tells exactly those views what to wait for.
     private var readers: [FieldRef: [ObjectIdentifier: ViewHandle]] = [:]
+    /// Views settling waits for: those just subscribed and those a commit concerned.
+    let pending = PendingViews()
 
     public init(records: [TaskRecord]) throws {
         try validateRecordIDs(records)
@@ -60,13 +62,13 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
 
     public func read(_ field: TaskField, of id: Int) throws -> FieldValue {
         _ = try recordIndex(of: id, count: count)
-        return try storeCall { try database.read { db in try TaskTable.fetch(field, of: id, in: db) } }
+        return try Self.storeCall { try database.read { db in try TaskTable.fetch(field, of: id, in: db) } }
     }
 
     /// A view body's reads are fetches inside one read transaction.
     public func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue {
         _ = try recordIndex(of: id, count: count)
-        return try storeCall {
+        return try Self.storeCall {
             try database.read { db in
                 var value = try TaskTable.fetch(field, of: id, in: db)
                 for _ in 1..<max(times, 1) { value = try TaskTable.fetch(field, of: id, in: db) }
@@ -81,19 +83,46 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
 
     public func transaction(_ writes: [FieldWrite]) throws {
         for write in writes { _ = try recordIndex(of: write.id, count: count) }
-        let stamp = version.advance()
-        try storeCall {
-            try database.write { db in
-                for write in writes {
-                    let column = write.value.field.columnName
-                    let update = try db.cachedStatement(sql: "UPDATE task SET \(column) = ?, version = ? WHERE id = ?")
-                    try update.execute(arguments: [TaskTable.databaseValue(write.value), stamp, write.id])
-                }
+        let stamp = try Self.storeCall { try database.write { db in try Self.apply(writes, stampedBy: version, in: db) } }
+        markReaders(of: writes, version: stamp)
+    }
+
+    /// Commits from the caller's thread, as an app's sync engine writes to its database: GRDB
+    /// serialises the writers, and `committed` runs inside the write, so no other commit comes
+    /// between. Only then does the store (on the main actor) tell the views what to wait for.
+    public nonisolated func commitFromBackground(_ writes: [FieldWrite], committed: @escaping @Sendable () -> Void) async throws {
+        for write in writes { _ = try recordIndex(of: write.id, count: count) }
+        let version = self.version
+        let stamp = try await Self.asyncStoreCall {
+            try await database.write { db in
+                let stamp = try Self.apply(writes, stampedBy: version, in: db)
+                committed()
+                return stamp
             }
         }
-        // Only a committed write gives views a version to wait for.
+        await markReaders(of: writes, version: stamp)
+    }
+
+    /// Applies `writes` inside a write transaction, stamping their rows with the next version,
+    /// taken inside the transaction so versions follow commit order; returns it.
+    private nonisolated static func apply(_ writes: [FieldWrite], stampedBy version: VersionClock, in db: Database) throws -> Int {
+        let stamp = version.advance()
         for write in writes {
-            for view in (readers[FieldRef(write.id, write.value.field)] ?? [:]).values { view.requireVersion(stamp) }
+            let column = write.value.field.columnName
+            let update = try db.cachedStatement(sql: "UPDATE task SET \(column) = ?, version = ? WHERE id = ?")
+            try update.execute(arguments: [TaskTable.databaseValue(write.value), stamp, write.id])
+        }
+        return stamp
+    }
+
+    /// Tells each view reading a written field the version it must see, and settling to wait for
+    /// it: work in proportion to those views. Only a committed write gives views a version to wait for.
+    private func markReaders(of writes: [FieldWrite], version stamp: Int) {
+        for write in writes {
+            for view in (readers[FieldRef(write.id, write.value.field)] ?? [:]).values {
+                view.requireVersion(stamp)
+                pending.add(view)
+            }
         }
     }
 
@@ -129,6 +158,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
         )
         views[ObjectIdentifier(view)] = (view, cancellable)
         for ref in Set(reads) { readers[ref, default: [:]][ObjectIdentifier(view)] = view }
+        pending.add(view)
         return view
     }
 
@@ -146,7 +176,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
 
     public func settle() async {
         let settled = await delivered.waitUntil(timeoutSeconds: Self.deliveryTimeoutSeconds) {
-            self.views.values.allSatisfy { $0.view.isCaughtUp }
+            self.pending.drain(whereCaughtUp: \.isCaughtUp)
         }
         guard !settled else { return }
         // A view GRDB announced a change to never received the re-fetch: end it with a visible
@@ -156,6 +186,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
             entry.view.recordFailure("GRDB delivered nothing for \(Int(Self.deliveryTimeoutSeconds)) s while this view waited (needs data version \(state.neededVersion), has seen \(state.seenVersion), tracking started: \(state.trackingStarted), first run: \(state.hasRun))")
             entry.cancellable.cancel()
         }
+        _ = pending.drain(whereCaughtUp: \.isCaughtUp)
     }
 
     public func tearDown() async {
@@ -165,6 +196,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
         }
         views.removeAll()
         readers.removeAll()
+        pending.removeAll()
         // Let deliveries already queued drain before the database closes.
         await withCheckedContinuation { continuation in deliveryQueue.async { continuation.resume() } }
         try? Kind.close(database)
@@ -174,9 +206,20 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
     public func objectsThatMustBeFreed() -> [AnyObject] { [database] }
 
     /// Runs a database call, turning GRDB's errors into `StrategyError` and keeping ours as they are.
-    private func storeCall<T>(_ body: () throws -> T) throws -> T {
+    private nonisolated static func storeCall<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let error as StrategyError {
+            throw error
+        } catch {
+            throw StrategyError.storeFailure("\(Kind.descriptor.name): \(error)")
+        }
+    }
+
+    /// `storeCall` for an asynchronous database call.
+    private nonisolated static func asyncStoreCall<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
         } catch let error as StrategyError {
             throw error
         } catch {
@@ -186,7 +229,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
 }
 
 /// How a `grdb` variant opens and closes its database.
-public protocol GRDBStoreKind {
+public protocol GRDBStoreKind: SendableMetatype {
     associatedtype Writer: DatabaseWriter
     static var descriptor: StrategyDescriptor { get }
     /// Opens an empty database; returns the temporary directory to remove at teardown, if any.

@@ -1,105 +1,106 @@
 import ObservationStrategies
 
-/// Can a view see a state that never existed? One view reads every task's completion and priority
-/// and derives the completed count and the top five; one or two writers swap completion between
-/// two tasks, `transactions` times each, so the count is constant at every transaction boundary.
+/// Can a view show a state that never existed? One or two writers commit changes to the tasks
+/// from background tasks, concurrently, each commit through the strategy's own API
+/// (`commitFromBackground`: a main-actor store gets one main-actor job per commit, GRDB a write
+/// transaction on the writer's thread), the way a sync engine or a network response delivers
+/// changes. Views on the main actor show the completed count and the top five by priority
+/// (`ShownState`), and every state a view showed is checked against the states that existed at a
+/// commit boundary (`CommitLog`).
 ///
-/// A strategy that offers transactions (`transactional` in its capabilities) gets each swap as one
-/// `transaction` call. One that does not gets it as two writes in two main-actor jobs (a
-/// `Task.yield()` between them), which is how changes made elsewhere (a background context, a
-/// network response) arrive one at a time. Two writers take turns at every job boundary. Torn
-/// observations are counted by `ConsistencyChecker`; whatever a strategy shows is the finding.
+/// Two kinds of view see the same commits: one observation deriving both parts from one read
+/// (`invariant-*`), and two observations combined as `combineLatest` combines two publishers or
+/// two `ValueObservation`s (`combined-*`), the design notes' contrast. Whatever a strategy shows
+/// is the finding; nothing is handed to one strategy that another does not get.
 public struct InvariantWorkload: Workload {
-    public let writers: Int
-    public var name: String { writers == 1 ? "invariant-1-writer" : "invariant-\(writers)-writers" }
-    public var summary: String {
-        "\(writers == 1 ? "one writer swaps" : "\(writers) concurrent writers swap") task completion in transactions; one view counts completed tasks and lists the top 5: torn observations"
+    /// How the view gets the count and the list.
+    public enum Views: String, Sendable, CaseIterable {
+        /// One observation reads every field and derives both.
+        case oneObservation = "invariant"
+        /// A count observation and a list observation, combined latest.
+        case combinedObservations = "combined"
     }
 
-    public init(writers: Int) {
-        self.writers = writers
+    public let writers: Int
+    public let views: Views
+    public var name: String { "\(views.rawValue)-\(writers == 1 ? "1-writer" : "\(writers)-writers")" }
+    public var summary: String {
+        let who = writers == 1 ? "one background writer commits" : "\(writers) concurrent background writers commit"
+        return switch views {
+        case .oneObservation: "\(who) changes; one observation derives the completed count and top 5: shown states that never existed"
+        case .combinedObservations: "\(who) changes; the count and the top 5 from two observations combined latest: shown states that never existed"
+        }
     }
+
+    public init(writers: Int, views: Views = .oneObservation) {
+        self.writers = writers
+        self.views = views
+    }
+
+    /// Commits per writer, full and `--quick`.
+    public static func commitsPerWriter(quick: Bool) -> Int { quick ? 200 : 1_000 }
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
-        let records = max(context.objects, 4 * writers)
+        let records = max(context.objects, 8 * writers)
         let initial = TaskRecord.sample(count: records)
-        let checker = ConsistencyChecker(records: records, completedCount: initial.filter(\.isComplete).count)
+        let checker = ConsistencyChecker(records: records)
+        let log = CommitLog(records: initial, checker: checker)
         let store = try context.strategy.makeStore(initial)
-        let view = try store.subscribe(checker.viewSpec)
+        let list = try store.subscribe(checker.listSpec)
+        let count = views == .combinedObservations ? try store.subscribe(checker.countSpec) : nil
         await store.settle()
-        let transactions = context.quick ? 200 : 1_000
-        let transactional = context.strategy.descriptor.capabilities.transactional
+        let commits = Self.commitsPerWriter(quick: context.quick)
         let begin = MonotonicClock.now()
-        // Each writer owns a contiguous slice of the records, so writers never undo each other.
-        // The writers take turns job by job: a main-actor store serialises them anyway, and taking
-        // turns at every job boundary is the interleaving two concurrent writers can produce.
-        var swappers = (0..<writers).map { writer in
-            Swapper(slice: initial.filter { ($0.id - 1) * writers / records == writer }, seed: UInt64(writer + 1))
-        }
-        for _ in 0..<transactions {
-            if transactional {
-                for index in swappers.indices {
-                    try store.transaction(swappers[index].nextSwap())
-                    await Task.yield()
-                }
-            } else {
-                let swaps = swappers.indices.map { swappers[$0].nextSwap() }
-                for half in 0..<2 {
-                    for swap in swaps {
-                        try store.write(swap[half].value, to: swap[half].id)
-                        await Task.yield()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<writers {
+                // Each writer owns a contiguous slice of the records.
+                let slice = initial.filter { ($0.id - 1) * writers / records == writer }
+                group.addTask {
+                    var script = CommitScript(slice: slice, seed: UInt64(writer + 1))
+                    for _ in 0..<commits {
+                        let writes = script.next()
+                        try await store.commitFromBackground(writes) { log.record(writes) }
                     }
                 }
             }
+            try await group.waitForAll()
         }
         await store.settle()
         let elapsed = Double(MonotonicClock.now() - begin)
-        let state = view.snapshot
-        store.unsubscribe(view)
+        let listState = list.snapshot
+        let countState = count?.snapshot
+        for view in [list] + (count.map { [$0] } ?? []) { store.unsubscribe(view) }
         await store.tearDown()
-        if let failure = state.failure { throw WorkloadError.viewFailed(failure) }
-        guard let final = state.lastSeen.isEmpty ? nil : checker.derive(state.lastSeen), final.count == checker.completedCount else {
-            throw WorkloadError.viewFailed("after settle() the view saw \(state.lastSeen.count) values whose completed count is not \(checker.completedCount)")
+        for state in [listState] + (countState.map { [$0] } ?? []) {
+            if let failure = state.failure { throw WorkloadError.viewFailed(failure) }
         }
-        let committed = transactions * writers
-        let torn = checker.tornRuns(in: state.history)
-        let how = transactional ? "each swap one transaction() call" : "each swap two writes in two main-actor jobs (no transactions in this strategy)"
+        let finalShown = checker.shown(list: listState.lastSeen)
+        let granularity = context.strategy.descriptor.capabilities.granularity
+        guard granularity == .none || finalShown == log.finalState else {
+            throw WorkloadError.viewFailed("after settle() the view showed \(finalShown.map(String.init(describing:)) ?? "values of the wrong shape"), not the last commit's \(log.finalState)")
+        }
+        let shown = countState.map { checker.shownStates(count: $0, list: listState) } ?? checker.shownStates(list: listState)
+        let torn = checker.tornStates(shown, boundaries: log.boundaryStates)
+        let committed = log.commits
+        let viewStates = [listState] + (countState.map { [$0] } ?? [])
+        let reruns = viewStates.reduce(0) { $0 + $1.reruns }
+        let notifications = viewStates.reduce(0) { $0 + $1.notifications }
+        let how = "\(writers) background writer(s) × \(commits) commits via commitFromBackground"
+        let what = views == .oneObservation ? "one observation" : "two observations combined latest"
+        let boundaryCounts = Set(log.boundaryStates.map(\.completed))
+        let wrongCount = torn.filter { state in state.map { !boundaryCounts.contains($0.completed) } ?? true }.count
         func row(_ metric: String, _ unit: String, _ value: Double, _ note: String) -> ResultRow {
-            var row = context.countRow(workload: name, objects: records, subscribers: 1, metric: metric, unit: unit, value: value, note: note)
+            var row = context.countRow(workload: name, objects: records, subscribers: viewStates.count, metric: metric, unit: unit, value: value, note: note)
             row.concurrency = writers
             return row
         }
         return WorkloadOutput(rows: [
-            row("transactions", "transactions", Double(committed), "\(writers) writer(s) × \(transactions); \(how); \(String(format: "%.1f", elapsed / 1e6)) ms in all"),
-            row("reruns_per_transaction", "reruns/transaction", Double(state.reruns) / Double(committed), "\(state.reruns) view re-runs"),
-            row("notifications_per_transaction", "notifications/transaction", Double(state.notifications) / Double(committed), "\(state.notifications) notifications (below 1: coalesced)"),
-            row("torn_observations", "observations", Double(torn), "runs whose completed count was not \(checker.completedCount), out of \(state.history.count) runs"),
-            row("torn_per_1000_transactions", "torn/1000 transactions", Double(torn) * 1_000 / Double(committed), how),
+            row("transactions", "transactions", Double(committed), "\(how); \(String(format: "%.1f", elapsed / 1e6)) ms in all"),
+            row("reruns_per_transaction", "reruns/transaction", Double(reruns) / Double(committed), "\(reruns) view re-runs (\(what))"),
+            row("notifications_per_transaction", "notifications/transaction", Double(notifications) / Double(committed), "\(notifications) notifications (\(what); below 1: coalesced)"),
+            row("torn_observations", "observations", Double(torn.count),
+                "states shown that existed at no commit boundary, out of \(shown.count) shown (\(what)); \(wrongCount) of them with a count no boundary had"),
+            row("torn_per_1000_transactions", "torn/1000 transactions", Double(torn.count) * 1_000 / Double(committed), "\(what); \(how)"),
         ])
-    }
-
-    /// One writer's next swap within its slice: un-complete a completed task and complete an
-    /// incomplete one, chosen by a seeded generator.
-    struct Swapper {
-        var completed: [Int]
-        var open: [Int]
-        var generator: SplitMix64
-
-        init(slice: [TaskRecord], seed: UInt64) {
-            completed = slice.filter(\.isComplete).map(\.id)
-            open = slice.filter { !$0.isComplete }.map(\.id)
-            generator = SplitMix64(seed: seed)
-            precondition(!completed.isEmpty && !open.isEmpty, "a writer's slice needs a completed and an open task")
-        }
-
-        /// The two writes of the next swap, un-completing first.
-        mutating func nextSwap() -> [FieldWrite] {
-            let doneIndex = Int(generator.next() % UInt64(completed.count))
-            let openIndex = Int(generator.next() % UInt64(open.count))
-            let (undo, finish) = (completed[doneIndex], open[openIndex])
-            completed[doneIndex] = finish
-            open[openIndex] = undo
-            return [FieldWrite(undo, .isComplete(false)), FieldWrite(finish, .isComplete(true))]
-        }
     }
 }

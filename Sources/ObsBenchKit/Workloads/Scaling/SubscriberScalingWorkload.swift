@@ -2,8 +2,16 @@ import ObservationStrategies
 
 /// The cost of one write as the number of subscribed views grows, for one topology: write-to-
 /// quiescence latency at S = 1, 10, 100, 1,000, 10,000 views (`--quick`: up to 1,000), re-runs
-/// delivered and needed per write, and the growth exponent (the slope of latency against S on
-/// log-log axes, least squares over the sweep), so "O(S)" or "O(1)" comes from data.
+/// delivered and needed per write, and how latency grows with S, from data:
+///
+/// - `cost_per_view`: b of the least-squares line latency = a + b·S (ns per further view);
+/// - `last_decade_slope`: the log-log slope between the two largest S;
+/// - `growth_exponent`: the log-log least-squares slope over the sweep, with its R²
+///   (`growth_exponent_r2`): a + b·S bends on log-log axes, so the exponent alone reads it low.
+///
+/// Every topology uses one store size (the largest S + 1 records, or `--objects` if larger), so
+/// topologies differ only in what the views read. Settling costs what the strategy's delivery
+/// costs: the asynchronous strategies wait only for the views a write concerned.
 public struct SubscriberScalingWorkload: Workload {
     public let topology: ScalingTopology
     public var name: String { "scaling-\(topology.rawValue)" }
@@ -38,7 +46,8 @@ public struct SubscriberScalingWorkload: Workload {
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
         let counts = Self.subscriberCounts(upTo: context.subscribers ?? (context.quick ? Self.quickLargestSubscriberCount : Self.defaultLargestSubscriberCount))
-        let records = max(context.objects, topology.recordsNeeded(subscribers: counts.max()!))
+        let largest = counts.max()!
+        let records = max(context.objects, ScalingTopology.allCases.map { $0.recordsNeeded(subscribers: largest) }.max()!)
         let store = try context.strategy.makeStore(TaskRecord.sample(count: records))
         // Each point gets a share of the sampling budget, and at least 10 samples.
         var settings = context.sampler
@@ -52,6 +61,9 @@ public struct SubscriberScalingWorkload: Workload {
         for subscribers in counts {
             while views.count < subscribers { views.append(try store.subscribe(topology.view(views.count))) }
             await store.settle()
+            // A point whose write takes seconds (GRDB re-fetching for 10,000 views) gets fewer
+            // samples, estimated from the previous point as if cost grew linearly with S.
+            settings.minimumSamples = Self.minimumSamples(estimatedNanoseconds: points.last.map { $0.nanoseconds * Double(subscribers) / Double($0.subscribers) })
             let rerunsBefore = views.reduce(0) { $0 + $1.reruns }
             var writes = 0
             let sampled = try await Sampler(settings: settings).sample({ iterations in
@@ -73,7 +85,7 @@ public struct SubscriberScalingWorkload: Workload {
             let needed = Double(topology.rerunsNeeded(subscribers: subscribers))
             var latency = context.latencyOutput(
                 workload: name, subscribers: subscribers, measured: .time(sampled),
-                note: "\(subscribers) views (\(topology.rawValue)) on a store of \(records); settle() after each write")
+                note: "\(subscribers) views (\(topology.rawValue)) on a store of \(records); settle() after each write; \(sampled.nanosecondsPerOperation.count) samples of \(sampled.batchSize) write(s)")
             for index in latency.rows.indices { latency.rows[index].objects = records }
             output.append(latency)
             output.rows += [
@@ -90,12 +102,39 @@ public struct SubscriberScalingWorkload: Workload {
         for view in views { store.unsubscribe(view) }
         await store.settle()
         await store.tearDown()
-        if let slope = GrowthFit.logLogSlope(points.map { (Double($0.subscribers), $0.nanoseconds) }) {
-            output.rows.append(context.countRow(
-                workload: name, objects: records, subscribers: counts.max()!, metric: "growth_exponent", unit: "log-log slope",
-                value: slope,
-                note: "least-squares slope of log(latency) on log(S) over S = \(counts.map(String.init).joined(separator: ", ")); ~0 is O(1), ~1 is O(S)"))
-        }
+        output.rows += growthRows(points, records: records, context: context)
         return output
+    }
+
+    /// Samples a point gets: 10, or as many as fit in about 2 s when one write is estimated to take
+    /// longer than 0.2 s, and never fewer than 3.
+    public static func minimumSamples(estimatedNanoseconds: Double?) -> Int {
+        guard let estimate = estimatedNanoseconds, estimate > 0 else { return 10 }
+        return min(10, max(3, Int(2e9 / estimate)))
+    }
+
+    /// The growth figures of a sweep (see the type's documentation).
+    private func growthRows(_ points: [(subscribers: Int, nanoseconds: Double)], records: Int, context: WorkloadContext) -> [ResultRow] {
+        let fitted = points.map { (size: Double($0.subscribers), cost: $0.nanoseconds) }
+        let sweep = "S = " + points.map { String($0.subscribers) }.joined(separator: ", ")
+        let largest = points.map(\.subscribers).max() ?? 1
+        func row(_ metric: String, _ unit: String, _ value: Double, _ note: String) -> ResultRow {
+            context.countRow(workload: name, objects: records, subscribers: largest, metric: metric, unit: unit, value: value, note: note)
+        }
+        var rows: [ResultRow] = []
+        if let line = GrowthFit.linear(fitted) {
+            rows.append(row("cost_per_view", "ns/view", line.slope,
+                            "b of the least-squares line latency = a + b·S over \(sweep) (a = \(SummaryTable.format(nanoseconds: line.intercept)), R² = \(String(format: "%.3f", line.rSquared)))"))
+        }
+        if let slope = GrowthFit.lastStepSlope(fitted), points.count >= 2 {
+            let (low, high) = (points[points.count - 2].subscribers, points[points.count - 1].subscribers)
+            rows.append(row("last_decade_slope", "log-log slope", slope, "log-log slope from S = \(low) to S = \(high); ~0 is O(1), ~1 is O(S), ~2 is O(S²)"))
+        }
+        if let slope = GrowthFit.logLogSlope(fitted), let quality = GrowthFit.logLogFitQuality(fitted) {
+            rows.append(row("growth_exponent", "log-log slope", slope,
+                            "least-squares slope of log(latency) on log(S) over \(sweep), R² = \(String(format: "%.3f", quality)); reads a + b·S low, see last_decade_slope"))
+            rows.append(row("growth_exponent_r2", "R²", quality, "fit quality of growth_exponent: 1 is a straight line on log-log axes"))
+        }
+        return rows
     }
 }
