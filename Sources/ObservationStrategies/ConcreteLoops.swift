@@ -37,4 +37,6 @@ public struct ConcreteLoops {
 extension ObservationStrategy {
     /// No concrete reference unless the strategy gives one.
     public static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops? { nil }
+    /// No ignored-field loops unless the strategy gives them.
+    public static func ignoredFieldLoops(records: [TaskRecord]) -> ConcreteLoops? { nil }
 }

@@ -23,6 +23,11 @@ public protocol ObservationStrategy: AnyObject, Sendable {
     /// Reads one field outside any view: no tracking, no subscription.
     func read(_ field: TaskField, of id: Int) throws -> FieldValue
 
+    /// Reads `field` of every record in `ids`, in id order, untracked, handing each value to
+    /// `body`: a scan, through the strategy's own bulk read where it has one (GRDB: one query).
+    /// The default calls `read` once per record.
+    func readEach(_ field: TaskField, of ids: ClosedRange<Int>, _ body: (FieldValue) -> Void) throws
+
     /// Reads one field `times` times inside one view-tracking scope, as a view body does,
     /// and returns the last value read. What a view pays per field it reads.
     func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue
@@ -64,9 +69,17 @@ public protocol ObservationStrategy: AnyObject, Sendable {
     /// The same read and write on this strategy's own record type in a tight loop (see
     /// `ConcreteLoops`), for the attribution check; nil by default.
     static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops?
+
+    /// `concreteLoops` over this strategy's record type with the looped field excluded from
+    /// observation (`@ObservationIgnored`), where the strategy has such a mitigation; nil by default.
+    static func ignoredFieldLoops(records: [TaskRecord]) -> ConcreteLoops?
 }
 
 extension ObservationStrategy {
+    public func readEach(_ field: TaskField, of ids: ClosedRange<Int>, _ body: (FieldValue) -> Void) throws {
+        for id in ids { body(try read(field, of: id)) }
+    }
+
     public nonisolated func commitFromBackground(_ writes: [FieldWrite], committed: @escaping @Sendable () -> Void) async throws {
         try await MainActor.run {
             try self.transaction(writes)

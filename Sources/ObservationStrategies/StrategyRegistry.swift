@@ -5,6 +5,8 @@ public struct StrategyEntry: Sendable {
     public let makeStore: @MainActor @Sendable (_ records: [TaskRecord]) throws -> any ObservationStrategy
     /// The strategy's concrete reference loops (`ConcreteLoops`), when it has them.
     public let makeConcreteLoops: @MainActor @Sendable (_ records: [TaskRecord]) -> ConcreteLoops?
+    /// The concrete loops over records whose looped field is `@ObservationIgnored`, when it has them.
+    public let makeIgnoredFieldLoops: @MainActor @Sendable (_ records: [TaskRecord]) -> ConcreteLoops?
 
     public var name: String { descriptor.name }
 
@@ -12,6 +14,7 @@ public struct StrategyEntry: Sendable {
         descriptor = S.descriptor
         makeStore = { records in try S(records: records) }
         makeConcreteLoops = { records in S.concreteLoops(records: records) }
+        makeIgnoredFieldLoops = { records in S.ignoredFieldLoops(records: records) }
     }
 }
 

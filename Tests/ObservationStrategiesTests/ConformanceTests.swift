@@ -176,6 +176,36 @@ struct ConformanceTests {
         await store.tearDown()
     }
 
+    @Test("5c. a commit from a background task lands whole, runs its hook once, and re-runs the view once", arguments: StrategyRegistry.all)
+    func commitFromBackground(entry: StrategyEntry) async throws {
+        let store = try makeStore(entry)
+        let view = try store.subscribe(.record(4, .title, .priority))
+        try await settle(store)
+        let hooks = Locked(0)
+        let writes = [FieldWrite(4, .title("from the background")), FieldWrite(4, .priority(77))]
+        try await Task.detached { try await store.commitFromBackground(writes) { hooks.withLock { $0 += 1 } } }.value
+        try await settle(store)
+        #expect(hooks.withLock { $0 } == 1)
+        #expect(try store.read(.title, of: 4) == .title("from the background") && store.read(.priority, of: 4) == .priority(77))
+        #expect(view.reruns == (entry.descriptor.capabilities.granularity == .none ? 0 : 1), "one commit, one re-run")
+        await #expect(throws: StrategyError.self) { try await store.commitFromBackground([FieldWrite(99, .priority(1))]) {} }
+        await store.tearDown()
+    }
+
+    @Test("5d. readEach hands every record's value in id order, untracked", arguments: StrategyRegistry.all)
+    func readEach(entry: StrategyEntry) async throws {
+        let store = try makeStore(entry)
+        let view = try store.subscribe(.record(2, .priority))
+        try await settle(store)
+        var seen: [FieldValue] = []
+        try store.readEach(.priority, of: 3...7) { seen.append($0) }
+        #expect(seen == Self.records[2...6].map { .priority($0.priority) })
+        #expect(throws: StrategyError.self) { try store.readEach(.priority, of: 1...11) { _ in } }
+        try await settle(store)
+        #expect(view.reruns == 0)
+        await store.tearDown()
+    }
+
     @Test("6. unsubscribe stops re-runs; teardown frees the store and its views", arguments: StrategyRegistry.all)
     func unsubscribeAndTeardown(entry: StrategyEntry) async throws {
         weak var weakView: ViewHandle?

@@ -74,6 +74,8 @@ public enum SuiteRegistry {
                 WriteObservedWorkload(),
                 TwoFieldTransactionWorkload(),
                 ConcreteReferenceWorkload(),
+                IgnoredFieldWorkload(),
+                ScanAllWorkload(),
             ]
         ),
         Suite(

@@ -76,6 +76,11 @@ public final class ObservableStrategy: ObservationStrategy {
         .over(records.map(ObservableTask.init))
     }
 
+    /// The same loops over records whose `priority` is `@ObservationIgnored`.
+    public static func ignoredFieldLoops(records: [TaskRecord]) -> ConcreteLoops? {
+        .over(records.map(ObservationIgnoringTask.init))
+    }
+
     /// Runs the view body inside a tracking scope whose first change invalidates the view.
     private func arm(_ view: ViewHandle) {
         let tasks = self.tasks

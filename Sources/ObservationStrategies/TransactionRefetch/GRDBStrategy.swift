@@ -65,6 +65,19 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
         return try Self.storeCall { try database.read { db in try TaskTable.fetch(field, of: id, in: db) } }
     }
 
+    /// One query in one read transaction, its rows walked with a cursor.
+    public func readEach(_ field: TaskField, of ids: ClosedRange<Int>, _ body: (FieldValue) -> Void) throws {
+        _ = try recordIndex(of: ids.lowerBound, count: count)
+        _ = try recordIndex(of: ids.upperBound, count: count)
+        try Self.storeCall {
+            try database.read { db in
+                let statement = try db.cachedStatement(sql: "SELECT \(field.columnName) FROM task WHERE id BETWEEN ? AND ? ORDER BY id")
+                let values = try DatabaseValue.fetchCursor(statement, arguments: [ids.lowerBound, ids.upperBound])
+                while let value = try values.next() { body(try TaskTable.fieldValue(field, from: value)) }
+            }
+        }
+    }
+
     /// A view body's reads are fetches inside one read transaction.
     public func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue {
         _ = try recordIndex(of: id, count: count)

@@ -16,16 +16,28 @@ public struct ConcreteReferenceWorkload: Workload {
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
         guard let loops = context.strategy.makeConcreteLoops(TaskRecord.sample(count: context.objects)) else { return WorkloadOutput() }
-        let count = context.objects
-        let read = try await context.measureCost({ iterations in
+        return try await context.measureConcreteLoops(
+            loops, readName: Self.readName, writeName: Self.writeName,
+            readNote: "priority of records 1...N in turn on the concrete record type, summed; no protocol, store or field enum",
+            writeNote: "priority of records 1...N in turn on the concrete record type, each a new value; no protocol, store or field enum")
+    }
+}
+
+extension WorkloadContext {
+    /// Times (or counts) `loops`' read and write of records 1...N in turn, each against an empty
+    /// loop of the same shape, as rows named `readName` and `writeName`.
+    @MainActor
+    func measureConcreteLoops(_ loops: ConcreteLoops, readName: String, writeName: String, readNote: String, writeNote: String) async throws -> WorkloadOutput {
+        let count = objects
+        let read = try await measureCost({ iterations in
             blackHole(loops.read(iterations))
         }, emptyBatch: { iterations in
             var sum = 0
             for index in 0..<iterations { sum &+= index % count }
             blackHole(sum)
-        }, label: Self.readName)
+        }, label: readName)
         var next = 1_000
-        let write = try await context.measureCost({ iterations in
+        let write = try await measureCost({ iterations in
             loops.write(iterations, next)
             next &+= iterations
         }, emptyBatch: { iterations in
@@ -33,9 +45,9 @@ public struct ConcreteReferenceWorkload: Workload {
             for index in 0..<iterations { sum &+= (next &+ index) ^ (index % count) }
             blackHole(sum)
             next &+= iterations
-        }, label: Self.writeName)
-        var output = context.latencyOutput(workload: Self.readName, subscribers: 0, measured: read, note: "priority of records 1...N in turn on the concrete record type, summed; no protocol, store or field enum")
-        output.append(context.latencyOutput(workload: Self.writeName, subscribers: 0, measured: write, note: "priority of records 1...N in turn on the concrete record type, each a new value; no protocol, store or field enum"))
+        }, label: writeName)
+        var output = latencyOutput(workload: readName, subscribers: 0, measured: read, note: readNote)
+        output.append(latencyOutput(workload: writeName, subscribers: 0, measured: write, note: writeNote))
         return output
     }
 }

@@ -1,0 +1,61 @@
+import ObservationStrategies
+
+/// A total over the whole store: read `priority` of every record, untracked, through the
+/// strategy's scan (`readEach`: `read` per record, or GRDB's one query), and sum it, at
+/// N = 10,000 and 100,000 records (`--quick`: 10,000), where the records no longer fit in the
+/// caches as they do at the latency suite's 1,000. One operation is one whole scan.
+///
+/// For the strategies with a concrete reference (`ConcreteLoops`: `plain`, `observable`,
+/// `published`), the same scan on the strategy's own record type in a tight loop is measured too
+/// (`scan-all-concrete`), so the harness's share (an existential call, a record-id check and a
+/// field enum per record) can be read off. The empty loop subtracted is the batch's; the scan's
+/// own loop over the records belongs to the scan.
+public struct ScanAllWorkload: Workload {
+    public let name = "scan-all"
+    public let summary = "read one field of every record untracked and sum it, N = 10,000 and 100,000 (--quick: 10,000); one op is one scan"
+    /// The concrete reference's rows.
+    public static let concreteName = "scan-all-concrete"
+
+    /// The store sizes scanned, full and `--quick`.
+    public static func sizes(quick: Bool) -> [Int] { quick ? [10_000] : [10_000, 100_000] }
+
+    public init() {}
+
+    public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
+        var output = WorkloadOutput()
+        // A scan lasts from microseconds to a tenth of a second (GRDB: one query per record):
+        // a few samples per round, every round pooled, rather than the 30 of a 1 ms operation.
+        var settings = context.sampler
+        settings.minimumSamples = 3
+        for size in Self.sizes(quick: context.quick) {
+            var sized = context
+            sized.objects = size
+            let records = TaskRecord.sample(count: size)
+            let store = try context.strategy.makeStore(records)
+            let measured = try await sized.measureCost({ iterations in
+                for _ in 0..<iterations {
+                    var sum = 0
+                    try store.readEach(.priority, of: 1...size) { value in
+                        if case .priority(let priority) = value { sum &+= priority }
+                    }
+                    blackHole(sum)
+                }
+            }, emptyBatch: { iterations in
+                // The batch's own loop; the scan's loop over the records is part of the scan.
+                for _ in 0..<iterations { blackHole(size) }
+            }, sampler: settings, label: name)
+            await store.tearDown()
+            output.append(sized.latencyOutput(workload: name, subscribers: 0, measured: measured,
+                                              note: "priority of all \(size) records through the strategy's readEach, summed; one op is one scan"))
+            guard let loops = context.strategy.makeConcreteLoops(records) else { continue }
+            let concrete = try await sized.measureCost({ iterations in
+                for _ in 0..<iterations { blackHole(loops.read(size)) }
+            }, emptyBatch: { iterations in
+                for _ in 0..<iterations { blackHole(size) }
+            }, sampler: settings, label: Self.concreteName)
+            output.append(sized.latencyOutput(workload: Self.concreteName, subscribers: 0, measured: concrete,
+                                              note: "priority of all \(size) records on the concrete record type in a tight loop, summed; one op is one scan"))
+        }
+        return output
+    }
+}
