@@ -21,6 +21,8 @@ let package = Package(
             name: "ObservationStrategies",
             dependencies: [
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+                // DispatchQueue as a Combine scheduler (deduplicated-object's delay), built into Combine on Apple platforms.
+                .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

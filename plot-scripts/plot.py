@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 REQUIRED = ["suite", "workload", "strategy", "executor", "objects", "subscribers", "concurrency",
             "metric", "unit", "samples", "median", "ci95_low", "ci95_high"]
-STRATEGIES = ["plain", "observable", "observations", "published", "state-subject", "struct-vm", "grdb-queue", "grdb-pool"]
+STRATEGIES = ["plain", "observable", "observations", "observable-context", "published", "deduplicated-object", "state-subject", "struct-vm", "grdb-queue", "grdb-pool"]
 
 
 def read_rows(path):

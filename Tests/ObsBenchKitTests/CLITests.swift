@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 @testable import obsbench
 import ObsBenchKit
+import ObservationStrategies
 import Testing
 
 /// Bad input on the command line: a clear message naming the problem and exit status 64 (usage),
@@ -32,7 +33,7 @@ struct CLITests {
         let result = try #require(failure(["--suite", "latency", "--strategy", "observable", "--strategy", "mobx"]))
         #expect(result.code == 64)
         #expect(result.message.contains("unknown strategy 'mobx'"))
-        #expect(result.message.contains("plain, observable, observations, published, state-subject, struct-vm, grdb-queue, grdb-pool"))
+        #expect(result.message.contains(StrategyRegistry.names.joined(separator: ", ")))
     }
 
     @Test("an unknown format exits 64 and names the formats")

@@ -51,11 +51,13 @@ public enum ScalingTopology: String, Sendable, CaseIterable {
     /// Re-runs a strategy of this granularity delivers per write, from its declared capabilities:
     /// what the conformance suite proves for one view, times the views.
     public func rerunsDelivered(subscribers: Int, capabilities: Capabilities) -> Int {
-        switch capabilities.granularity {
+        // A deduplicating subscriber re-runs only where a field it read changed, whatever the granularity.
+        if capabilities.deduplicates && capabilities.granularity != .none { return rerunsNeeded(subscribers: subscribers) }
+        return switch capabilities.granularity {
         case .none: 0
         case .property, .region: rerunsNeeded(subscribers: subscribers)
         case .object: self == .unrelated ? subscribers : rerunsNeeded(subscribers: subscribers)
-        case .store: capabilities.deduplicates ? rerunsNeeded(subscribers: subscribers) : subscribers
+        case .store: subscribers
         }
     }
 

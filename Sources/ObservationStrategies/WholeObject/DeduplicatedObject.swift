@@ -1,0 +1,49 @@
+import Dispatch
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+import OpenCombineDispatch
+#endif
+
+/// The wrapper `ObservableObject` of the design notes' "attempted fix #2": it listens to the real
+/// objects' `objectWillChange`, waits a moment on the main queue for the change to land (`delay`),
+/// takes a snapshot of the slice its view reads, drops unchanged snapshots (`removeDuplicates()`),
+/// and only then sends its own `objectWillChange`.
+///
+/// ```swift
+/// let wrapper = DeduplicatedObject(objects: [task], snapshot: { [$0[0].priority] }, onChange: { … })
+/// ```
+final class DeduplicatedObject: ObservableObject {
+    let objectWillChange = ObservableObjectPublisher()
+    private var cancellable: AnyCancellable?
+
+    /// - Parameters:
+    ///   - willChange: the real objects' `objectWillChange`, merged.
+    ///   - snapshot: the view's slice, read when a delayed notification arrives.
+    ///   - received: called for every delayed notification, duplicate or not, before deduplication.
+    init(willChange: AnyPublisher<Void, Never>, snapshot: @escaping () -> [FieldValue], received: @escaping () -> Void) {
+        cancellable = willChange
+            .delay(for: .nanoseconds(1), scheduler: Self.mainScheduler)
+            .map { _ -> [FieldValue] in
+                received()
+                return snapshot()
+            }
+            .prepend(snapshot())
+            .removeDuplicates()
+            .dropFirst()
+            .sink { [weak self] _ in self?.objectWillChange.send() }
+    }
+
+    /// Stops forwarding.
+    func cancel() {
+        cancellable?.cancel()
+        cancellable = nil
+    }
+
+    #if canImport(Combine)
+    static var mainScheduler: DispatchQueue { .main }
+    #else
+    static var mainScheduler: DispatchQueue.OCombine { DispatchQueue.main.ocombine }
+    #endif
+}
