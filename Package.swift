@@ -36,7 +36,11 @@ let package = Package(
         .target(name: "CSink"),
         .target(
             name: "ObsBenchKit",
-            dependencies: ["ObservationStrategies", "CMallocInfo", "CCallgrind", "CSink"]
+            dependencies: [
+                "ObservationStrategies", "CMallocInfo", "CCallgrind", "CSink",
+                // The store-isolation suite's stores publish to the UI through ObservableObject.
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+            ]
         ),
         .executableTarget(
             name: "obsbench",

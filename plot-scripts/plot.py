@@ -4,8 +4,8 @@
 Reads results.csv by column name (the header contract in the README) and writes PNG and SVG
 charts into <run>/plots/ (or --out): latency per strategy with 95% CI whiskers, subscriber
 scaling on log-log axes (one panel per topology), memory per object split into the record and
-the observation machinery, hop latency per isolation kind and caller count, and torn
-observations per 1,000 transactions. A chart whose suite is not in the run is skipped with a
+the observation machinery, hop latency per isolation kind and caller count, torn
+observations per 1,000 transactions, and the store-isolation suite's operations per store. A chart whose suite is not in the run is skipped with a
 message, never an error. Exit status: 0 charts written (or skipped), 1 unreadable input.
 """
 import argparse
@@ -165,6 +165,25 @@ def consistency_chart(rows, out, written):
     save(figure, out, "consistency", written)
 
 
+def store_isolation_chart(rows, out, written):
+    cells = [r for r in rows if r["suite"] == "store-isolation" and r["metric"] == "latency"]
+    if not cells:
+        return "store-isolation: suite not in this run"
+    workloads = list(dict.fromkeys(r["workload"] for r in cells))
+    stores = list(dict.fromkeys(r["executor"] for r in cells))
+    figure, axis = plt.subplots(figsize=(8, 4))
+    width = 0.8 / len(stores)
+    for index, store in enumerate(stores):
+        values = [next((r["median"] / 1000 for r in cells if r["executor"] == store and r["workload"] == w), 0) for w in workloads]
+        axis.bar([p + index * width for p in range(len(workloads))], values, width, label=store)
+    axis.set_xticks([p + 0.4 - width / 2 for p in range(len(workloads))], workloads, rotation=10)
+    axis.set_yscale("log")
+    axis.set_ylabel("µs per operation (median)")
+    axis.set_title("Store isolation: GCD queue, @MainActor and actor stores")
+    axis.legend(fontsize=8)
+    save(figure, out, "store-isolation", written)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Charts from an obsbench run (PNG and SVG).")
     parser.add_argument("run", help="a run folder (e.g. results/latest) or its results.csv")
@@ -174,7 +193,7 @@ def main(argv=None):
     out = arguments.out or os.path.join(os.path.dirname(os.path.abspath(csv_path)), "plots")
     os.makedirs(out, exist_ok=True)
     written = []
-    for chart in (latency_chart, scaling_chart, memory_chart, hops_chart, consistency_chart):
+    for chart in (latency_chart, scaling_chart, memory_chart, hops_chart, consistency_chart, store_isolation_chart):
         skipped = chart(rows, out, written)
         if skipped:
             print(f"skipped {skipped}", file=sys.stderr)

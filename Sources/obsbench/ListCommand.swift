@@ -12,14 +12,14 @@ struct ListCommand: ParsableCommand {
     func run() {
         print("Suites (obsbench --suite NAME; 'all' runs every one):")
         for suite in SuiteRegistry.all {
-            var facts = ["\(suite.defaultObjects) records per store"]
+            var facts = suite.defaultObjects > 0 ? ["\(suite.defaultObjects) records per store"] : []
             if suite.objectSweep.count > 1 {
                 let sizes = { (sweep: [Int]) in sweep.map(String.init).joined(separator: ", ") }
                 facts.append("store sizes \(sizes(suite.objectSweep)) (--quick: \(sizes(suite.quickObjectSweep)))")
             }
             if suite.defaultRounds > 1 { facts.append("\(suite.defaultRounds) rounds") }
             if suite.runsOnJemalloc { facts.append("workers on jemalloc") }
-            print("  \(suite.name) — \(suite.summary); \(facts.joined(separator: "; "))")
+            print("  \(suite.name) — \(suite.summary)" + (facts.isEmpty ? "" : "; " + facts.joined(separator: "; ")))
             for workload in suite.workloads {
                 print("    \(workload.name): \(workload.summary)")
             }

@@ -23,6 +23,7 @@ public struct SummaryTable: Sendable {
         case .scaling: self.init(scalingOf: suite, rows: allRows, strategies: strategies)
         case .consistency: self.init(consistencyOf: suite, rows: allRows, strategies: strategies)
         case .hops: self.init(hopsOf: suite, rows: allRows)
+        case .storeIsolation: self.init(storeIsolationOf: suite, rows: allRows)
         }
     }
 

@@ -31,6 +31,9 @@ public struct Suite: Sendable {
         case consistency
         /// Per isolation kind and caller count: round-trip latency and its ratio to a default actor.
         case hops
+        /// Per store of the migration plan: write to view, reads, switches, bytes, lost writes,
+        /// next to the design note's predictions.
+        case storeIsolation
     }
 
     /// The workloads `--measure instructions` runs: those that can count instructions.
@@ -43,7 +46,7 @@ public struct Suite: Sendable {
 
     /// Whether the suite measures something other than the strategies (actor hops): it then runs
     /// in one worker, whatever `--strategy` says, and its rows name no strategy (`-`).
-    public var independentOfStrategies: Bool { headline == .hops }
+    public var independentOfStrategies: Bool { headline == .hops || headline == .storeIsolation }
 
     public init(name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false, headline: Headline = .latency, workloads: [any Workload]) {
         self.name = name
@@ -95,8 +98,8 @@ public enum SuiteRegistry {
         ),
         Suite(
             name: "scaling",
-            summary: "write-to-quiescence latency and re-runs as subscribed views grow, S = 1...10000 (--quick: ...1000)",
-            defaultObjects: 1_000,
+            summary: "write-to-quiescence latency and re-runs as subscribed views grow, S = 1...10000 (--quick: ...1000), one store of the largest S + 1 records for every topology",
+            defaultObjects: 0,
             headline: .scaling,
             workloads: ScalingTopology.allCases.map { SubscriberScalingWorkload(topology: $0) }
         ),
@@ -114,6 +117,13 @@ public enum SuiteRegistry {
             headline: .hops,
             workloads: RoundTripHopWorkload.Kind.allCases.map { RoundTripHopWorkload(kind: $0) as any Workload }
                 + WriteToViewHopWorkload.Handoff.allCases.map { WriteToViewHopWorkload(handoff: $0) as any Workload }
+        ),
+        Suite(
+            name: "store-isolation",
+            summary: "the design notes' GCD-queue store against its @MainActor and actor replacements: write to view, reads, switches, 100 concurrent writers (bytes per store: memory suite)",
+            defaultObjects: 0,
+            headline: .storeIsolation,
+            workloads: [StoreWriteWorkload(), StoreReadWorkload(caller: .mainActor), StoreReadWorkload(caller: .background), StoreConcurrentWritersWorkload()]
         ),
     ]
 

@@ -3,23 +3,37 @@ import ObservationStrategies
 
 /// Bytes per instance of the isolation a store can be built on: a default actor holding one
 /// counter, a class holding a serial `DispatchQueue` and a counter (the GCD way to guard a store),
-/// and a plain class holding a counter (the floor: an object and its field).
+/// and a plain class holding a counter (the floor: an object and its field); and bytes per empty
+/// store of the store-isolation suite (`StoreKind`: the GCD queue store, the `@MainActor` store,
+/// the actor store, each with what it publishes to the UI), the design note's "~200 B vs ~64 B".
 ///
 /// It needs no strategy, so it runs only in `plain`'s memory worker and its rows name no strategy
 /// (`-`); the kind of isolation is in `executor`.
 public struct IsolationFootprintWorkload: Workload {
     public let name = "isolation-footprint"
-    public let summary = "bytes per default actor, per DispatchQueue-guarded store and per plain class, 10,000 of each (plain's worker only)"
+    public let summary = "bytes per default actor, per DispatchQueue-guarded store, per plain class, and per empty store of the store-isolation suite, 10,000 of each (plain's worker only)"
 
     public init() {}
 
     public static let instances = 10_000
 
     /// The kinds measured, in `executor` column order.
-    public enum Kind: String, CaseIterable, Sendable {
-        case defaultActor = "default-actor"
-        case dispatchQueueStore = "dispatch-queue-store"
-        case plainClass = "plain-class"
+    public enum Kind: Sendable, CaseIterable, Hashable {
+        case defaultActor
+        case dispatchQueueStore
+        case plainClass
+        case store(StoreKind)
+
+        public static var allCases: [Kind] { [.defaultActor, .dispatchQueueStore, .plainClass] + StoreKind.allCases.map(Kind.store) }
+
+        public var rawValue: String {
+            switch self {
+            case .defaultActor: "default-actor"
+            case .dispatchQueueStore: "dispatch-queue-store"
+            case .plainClass: "plain-class"
+            case .store(let kind): kind.rawValue
+            }
+        }
     }
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
@@ -35,6 +49,7 @@ public struct IsolationFootprintWorkload: Workload {
                 case .defaultActor: kept.append(CounterActor(index))
                 case .dispatchQueueStore: kept.append(QueueGuardedCounter(index))
                 case .plainClass: kept.append(PlainCounter(index))
+                case .store(let store): kept.append(store.make() as AnyObject)
                 }
             }
             let built = context.reading(probe).since(start)

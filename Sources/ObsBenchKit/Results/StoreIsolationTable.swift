@@ -1,0 +1,35 @@
+extension SummaryTable {
+    /// The design note's predicted table, shown under the measured one.
+    static let storeIsolationPrediction = "the note predicted: write ~50 µs (GCD queue) vs ~10 µs (actor hop); read on the main thread ~5 µs vs ~2 µs; ~200 B vs ~64 B per store"
+
+    /// Per store of the migration plan (a row each): write from a background task until the view
+    /// has seen it, reads from the main actor and from a background task, context switches per
+    /// write, bytes per empty store (from the memory suite, when it ran), and writes lost by 100
+    /// concurrent writers with the wall time per write.
+    init(storeIsolationOf suite: Suite, rows allRows: [ResultRow]) {
+        self.suite = suite.name
+        rowLabel = "store"
+        unit = "median per operation; switches per write; bytes per empty store; writes lost of 10,000"
+        columns = ["write → view", "read (main)", "read (background)", "switches/write", "B/store", "lost (100 writers)", "wall/write (100 writers)"]
+        let failed = allRows.contains { $0.suite == suite.name && $0.isError }
+        func value(_ suiteName: String, _ workload: String, _ executor: String, _ metric: String) -> Double? {
+            allRows.first { $0.suite == suiteName && $0.workload == workload && $0.executor == executor && $0.metric == metric }?.statistics?.median
+        }
+        rows = StoreKind.allCases.map { kind in
+            let store = kind.rawValue
+            func cell(_ number: Double?, _ format: (Double) -> String) -> String {
+                number.map(format) ?? (failed ? "error" : "—")
+            }
+            return (store, [
+                cell(value(suite.name, StoreWriteWorkload().name, store, "latency"), Self.format(nanoseconds:)),
+                cell(value(suite.name, StoreReadWorkload(caller: .mainActor).name, store, "latency"), Self.format(nanoseconds:)),
+                cell(value(suite.name, StoreReadWorkload(caller: .background).name, store, "latency"), Self.format(nanoseconds:)),
+                cell(value(suite.name, StoreWriteWorkload().name, store, "voluntary_switches_per_write"), Self.format(count:)),
+                value("memory", IsolationFootprintWorkload().name, store, "bytes_per_instance").map(Self.format(bytes:)) ?? "(memory suite)",
+                cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, "lost_writes"), Self.format(count:)),
+                cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, "wall_ns_per_write"), Self.format(nanoseconds:)),
+            ])
+        }
+        footnotes = [Self.storeIsolationPrediction]
+    }
+}

@@ -1,0 +1,60 @@
+import ObservationStrategies
+
+/// A write from a background task until a main-actor view has seen it, for each store of the
+/// design notes' migration plan (`StoreKind`): the note predicts ~50 µs for the GCD store and
+/// ~10 µs for the actor store. One operation: `record` from a detached task, then the task waits
+/// until the view's sink on the store's publisher has seen the new count (the writer learns it
+/// from the view, so the wake-up back to the writer is in the figure, the same for every store).
+/// The detached task's own start is subtracted (the empty batch spawns one too). Context switches
+/// per write come from `getrusage` over the whole measurement.
+public struct StoreWriteWorkload: Workload {
+    public let name = "store-write-to-view"
+    public let summary = "record an issue from a background task until a main-actor view has seen it: GCD queue store, @MainActor store, actor store"
+
+    public init() {}
+
+    public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
+        var output = WorkloadOutput()
+        for kind in StoreKind.allCases {
+            let store = kind.make()
+            let view = IssuesView(store: store)
+            var written = 0
+            let before = ProcessCounters.read()
+            let measured = try await context.measureCost({ iterations in
+                let first = written
+                await Task.detached {
+                    for index in 1...iterations {
+                        await store.record(.generated(first + index))
+                        await view.seen.wait(until: first + index)
+                    }
+                }.value
+                written += iterations
+            }, emptyBatch: { iterations in
+                await Task.detached {
+                    for index in 0..<iterations { blackHole(index) }
+                }.value
+            }, sampler: context.storeSampler, label: "\(name) \(kind.rawValue)")
+            let after = ProcessCounters.read()
+            guard view.seen.current == written, await store.metricsSnapshot().total == written else {
+                throw WorkloadError.viewFailed("\(kind.rawValue): \(written) written, the view saw \(view.seen.current)")
+            }
+            var latency = context.latencyOutput(workload: name, subscribers: 1, measured: measured,
+                                                note: "\(kind.rawValue): record from a detached task until the main-actor view has seen it")
+            latency.labelAsHop(executor: kind.rawValue, callers: 1)
+            output.append(latency)
+            var switches = context.countRow(
+                workload: name, objects: 0, subscribers: 1, metric: "voluntary_switches_per_write", unit: "switches/write",
+                value: before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) / Double(max(written, 1)) } },
+                note: before == nil ? "not measurable here: getrusage failed" : "getrusage(RUSAGE_SELF) over the whole measurement (warm-up and the empty loop's task spawns included), \(written) writes")
+            switches.labelAsHop(executor: kind.rawValue, callers: 1)
+            output.rows.append(switches)
+        }
+        return output
+    }
+}
+
+extension WorkloadContext {
+    /// The store-isolation suite's sampling: operations of microseconds, so samples of 2 ms
+    /// (`--quick`) or 10 ms, half the default budget for each of the three stores.
+    var storeSampler: SamplerSettings { hopSampler }
+}
