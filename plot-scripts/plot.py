@@ -5,7 +5,8 @@ Reads results.csv by column name (the header contract in the README) and writes 
 charts into <run>/plots/ (or --out): latency per strategy with 95% CI whiskers, subscriber
 scaling on log-log axes (one panel per topology), memory per object split into the record and
 the observation machinery, hop latency per isolation kind and caller count, torn
-observations per 1,000 transactions, and the store-isolation suite's operations per store. A chart whose suite is not in the run is skipped with a
+observations per 1,000 transactions, the store-isolation suite's operations per store, and the
+pool suite's probe latencies per compute placement and busy task count. A chart whose suite is not in the run is skipped with a
 message, never an error. Exit status: 0 charts written (or skipped), 1 unreadable input.
 """
 import argparse
@@ -184,6 +185,25 @@ def store_isolation_chart(rows, out, written):
     save(figure, out, "store-isolation", written)
 
 
+def pool_chart(rows, out, written):
+    cells = [r for r in rows if r["suite"] == "pool" and r["metric"] == "latency" and r["workload"].startswith("saturation-")]
+    if not cells:
+        return "pool: suite not in this run"
+    series = list(dict.fromkeys((r["workload"].removeprefix("saturation-"), r["executor"]) for r in cells))
+    counts = sorted({r["concurrency"] for r in cells})
+    figure, axis = plt.subplots(figsize=(11, 5))
+    width = 0.8 / len(counts)
+    for index, count in enumerate(counts):
+        values = [next((r["median"] / 1000 for r in cells if (r["workload"].removeprefix("saturation-"), r["executor"]) == s and r["concurrency"] == count), 0) for s in series]
+        axis.bar([p + index * width for p in range(len(series))], values, width, label=f"{count} busy tasks")
+    axis.set_xticks([p + 0.4 - width / 2 for p in range(len(series))], [f"{a} · {b}" for a, b in series], rotation=30, ha="right", fontsize=7)
+    axis.set_yscale("log")
+    axis.set_ylabel("µs for one probe (median)")
+    axis.set_title("Cooperative pool under CPU-bound load: compute placement · probe")
+    axis.legend(fontsize=8)
+    save(figure, out, "pool", written)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Charts from an obsbench run (PNG and SVG).")
     parser.add_argument("run", help="a run folder (e.g. results/latest) or its results.csv")
@@ -193,7 +213,7 @@ def main(argv=None):
     out = arguments.out or os.path.join(os.path.dirname(os.path.abspath(csv_path)), "plots")
     os.makedirs(out, exist_ok=True)
     written = []
-    for chart in (latency_chart, scaling_chart, memory_chart, hops_chart, consistency_chart, store_isolation_chart):
+    for chart in (latency_chart, scaling_chart, memory_chart, hops_chart, consistency_chart, store_isolation_chart, pool_chart):
         skipped = chart(rows, out, written)
         if skipped:
             print(f"skipped {skipped}", file=sys.stderr)

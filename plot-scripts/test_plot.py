@@ -21,7 +21,7 @@ class PlotTests(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out:
             result = self.run_plot(SAMPLE, "--out", out)
             self.assertEqual(result.returncode, 0, result.stderr)
-            for name in ("latency", "scaling", "memory", "hops", "consistency", "store-isolation"):
+            for name in ("latency", "scaling", "memory", "hops", "consistency", "store-isolation", "pool"):
                 with open(os.path.join(out, f"{name}.png"), "rb") as png:
                     self.assertEqual(png.read(8), b"\x89PNG\r\n\x1a\n", name)
                 with open(os.path.join(out, f"{name}.svg")) as svg:

@@ -24,6 +24,7 @@ public struct SummaryTable: Sendable {
         case .consistency: self.init(consistencyOf: suite, rows: allRows, strategies: strategies)
         case .hops: self.init(hopsOf: suite, rows: allRows)
         case .storeIsolation: self.init(storeIsolationOf: suite, rows: allRows)
+        case .pool: self.init(poolOf: suite, rows: allRows)
         }
     }
 

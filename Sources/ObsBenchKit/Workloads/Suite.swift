@@ -34,6 +34,8 @@ public struct Suite: Sendable {
         /// Per store of the migration plan: write to view, reads, switches, bytes, lost writes,
         /// next to the design note's predictions.
         case storeIsolation
+        /// Per compute placement and task count: probe latencies; the pool's width; batching.
+        case pool
     }
 
     /// The workloads `--measure instructions` runs: those that can count instructions.
@@ -46,7 +48,7 @@ public struct Suite: Sendable {
 
     /// Whether the suite measures something other than the strategies (actor hops): it then runs
     /// in one worker, whatever `--strategy` says, and its rows name no strategy (`-`).
-    public var independentOfStrategies: Bool { headline == .hops || headline == .storeIsolation }
+    public var independentOfStrategies: Bool { [.hops, .storeIsolation, .pool].contains(headline) }
 
     public init(name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false, headline: Headline = .latency, workloads: [any Workload]) {
         self.name = name
@@ -124,6 +126,13 @@ public enum SuiteRegistry {
             defaultObjects: 0,
             headline: .storeIsolation,
             workloads: [StoreWriteWorkload(), StoreReadWorkload(caller: .mainActor), StoreReadWorkload(caller: .background), StoreConcurrentWritersWorkload()]
+        ),
+        Suite(
+            name: "pool",
+            summary: "the cooperative pool under CPU-bound load: probe latency with K = 0, cores, 4 × cores busy tasks on the pool, a custom TaskExecutor or concurrentPerform; pool width and blocked-thread start delay; 1,000 items to the main actor per item or batched",
+            defaultObjects: 0,
+            headline: .pool,
+            workloads: ComputePlacement.allCases.map { PoolSaturationWorkload(placement: $0) as any Workload } + [PoolWidthWorkload(), MainActorBatchingWorkload()]
         ),
     ]
 

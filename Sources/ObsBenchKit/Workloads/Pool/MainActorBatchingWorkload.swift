@@ -1,0 +1,66 @@
+import ObservationStrategies
+
+/// 1,000 items sent from a background task to a main-actor view: one hop per item, or one hop
+/// with all of them. One operation is the 1,000 items; time and voluntary context switches.
+public struct MainActorBatchingWorkload: Workload {
+    /// How the items reach the main actor.
+    public enum Delivery: String, Sendable, CaseIterable {
+        case perItem = "per-item"
+        case batched
+    }
+
+    public let name = "main-actor-batching"
+    public let summary = "1,000 items from a background task to a main-actor view: a hop per item against one batched hop (time and switches)"
+    public static let items = 1_000
+
+    public init() {}
+
+    public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
+        var output = WorkloadOutput()
+        for delivery in Delivery.allCases {
+            let view = ItemsView()
+            var batches = 0
+            let before = ProcessCounters.read()
+            let measured = try await context.measureCost({ iterations in
+                await Task.detached {
+                    for _ in 0..<iterations {
+                        switch delivery {
+                        case .perItem:
+                            for item in 0..<Self.items { await view.append(item) }
+                        case .batched:
+                            await view.append(contentsOf: Array(0..<Self.items))
+                        }
+                    }
+                }.value
+                batches += iterations
+            }, emptyBatch: { iterations in
+                await Task.detached { for index in 0..<iterations { blackHole(index) } }.value
+            }, sampler: context.storeSampler, label: "\(name) \(delivery.rawValue)")
+            let after = ProcessCounters.read()
+            guard view.count == batches * Self.items else {
+                throw WorkloadError.viewFailed("\(delivery.rawValue): the view holds \(view.count) items, \(batches * Self.items) were sent")
+            }
+            var latency = context.latencyOutput(workload: name, subscribers: 1, measured: measured,
+                                                note: "\(Self.items) items from a detached task to a main-actor view, \(delivery == .perItem ? "one hop each" : "one hop in all"); one op is the \(Self.items) items")
+            latency.labelAsHop(executor: delivery.rawValue, callers: 1)
+            output.append(latency)
+            var switches = context.countRow(
+                workload: name, objects: 0, subscribers: 1, metric: "voluntary_switches_per_1000_items", unit: "switches/1000 items",
+                value: before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) / Double(max(batches, 1)) } },
+                note: before == nil ? "not measurable here: getrusage failed" : "getrusage(RUSAGE_SELF) over the whole measurement, \(batches) × \(Self.items) items")
+            switches.labelAsHop(executor: delivery.rawValue, callers: 1)
+            output.rows.append(switches)
+        }
+        return output
+    }
+}
+
+/// A main-actor view holding the items it was sent.
+@MainActor
+final class ItemsView {
+    private var items: [Int] = []
+    var count: Int { items.count }
+
+    func append(_ item: Int) { items.append(item) }
+    func append(contentsOf more: [Int]) { items.append(contentsOf: more) }
+}

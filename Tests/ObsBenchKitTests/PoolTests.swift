@@ -1,0 +1,51 @@
+@testable import ObsBenchKit
+import ObservationStrategies
+import Synchronization
+import Testing
+
+/// The pool suite's pieces: each compute placement runs exactly the work asked, the probes'
+/// rows say how many busy tasks per core they ran beside, and batching delivers every item.
+@Suite("Pool", .timeLimit(.minutes(2)))
+@MainActor
+struct PoolTests {
+    @Test("each compute placement runs K pieces of work and returns when all have finished", arguments: ComputePlacement.allCases)
+    func placementRunsEveryPiece(placement: ComputePlacement) async {
+        let executor = ThreadPoolTaskExecutor(name: "obsbench-test-compute", threads: 2)
+        defer { executor.shutdown() }
+        let begin = MonotonicClock.now()
+        await placement.run(4, nanoseconds: 2_000_000, executor: executor)
+        // Four pieces of 2 ms on at most a few threads cannot all be done in less than 2 ms.
+        #expect(MonotonicClock.now() - begin >= 2_000_000)
+        await placement.run(0, nanoseconds: 2_000_000, executor: executor)
+    }
+
+    @Test("the saturation rows carry the probe, the busy task count and the tasks per core")
+    func saturationRows() async throws {
+        let context = WorkloadContext(runID: "test", suite: "pool", strategy: StrategyRegistry.all[0], sampler: .quick, objects: 0, quick: true)
+        let rows = try await PoolSaturationWorkload(placement: .taskExecutor).run(context).rows
+        #expect(rows.count == PoolSaturationWorkload.taskCounts.count * PoolSaturationWorkload.Probe.allCases.count)
+        for row in rows {
+            #expect(row.strategy == "-" && row.metric == "latency" && row.statistics != nil)
+            #expect(row.subscribers == row.concurrency / CPUWork.cores)
+        }
+    }
+
+    @Test("1,000 items reach the main-actor view whether sent one hop each or in one hop")
+    func batchingDeliversEverything() async throws {
+        let context = WorkloadContext(runID: "test", suite: "pool", strategy: StrategyRegistry.all[0], sampler: .quick, objects: 0, quick: true)
+        // The workload throws if the view does not hold every item sent.
+        let rows = try await MainActorBatchingWorkload().run(context).rows
+        let switches = rows.filter { $0.metric == "voluntary_switches_per_1000_items" }
+        #expect(Set(switches.map(\.executor)) == ["per-item", "batched"])
+        #expect(switches.allSatisfy { ($0.statistics?.median ?? -1) >= 0 })
+    }
+
+    @Test("the pool width seen is at least one thread, and a job waits behind blocked pool tasks only when they fill the pool")
+    func widthRows() async throws {
+        let context = WorkloadContext(runID: "test", suite: "pool", strategy: StrategyRegistry.all[0], sampler: .quick, objects: 0, quick: true)
+        let rows = try await PoolWidthWorkload().run(context).rows
+        let width = try #require(rows.first { $0.metric == "pool_threads_observed" }?.statistics?.median)
+        #expect(width >= 1)
+        #expect(rows.filter { $0.executor == "blocked-pool-tasks" }.map(\.concurrency) == Array(1...(CPUWork.cores + 1)))
+    }
+}
