@@ -149,7 +149,7 @@ def hops_chart(rows, out, written):
 
 
 def consistency_chart(rows, out, written):
-    torn = [r for r in rows if r["suite"] == "consistency" and r["metric"] == "torn_per_1000_transactions"]
+    torn = [r for r in rows if r["suite"] == "consistency" and r["metric"] in ("torn_per_1000_transactions", "combined_torn_per_1000_transactions")]
     if not torn:
         return "consistency: suite not in this run"
     workloads = list(dict.fromkeys(r["workload"] for r in torn))

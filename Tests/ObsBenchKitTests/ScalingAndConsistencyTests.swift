@@ -138,7 +138,7 @@ struct ScalingAndConsistencyTests {
     func combinedObservationsTear(entry: StrategyEntry) async throws {
         let context = WorkloadContext(runID: "test", suite: "consistency", strategy: entry, sampler: .quick, objects: 20, quick: true)
         let rows = try await InvariantWorkload(writers: 1, views: .combinedObservations).run(context).rows
-        let torn = try #require(rows.first { $0.metric == "torn_observations" }?.statistics?.median)
+        let torn = try #require(rows.first { $0.metric == "combined_torn_observations" }?.statistics?.median)
         if entry.descriptor.capabilities.granularity == .none {
             #expect(torn == 0, "views that never re-run show only the first state")
         } else {

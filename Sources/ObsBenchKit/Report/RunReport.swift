@@ -51,18 +51,16 @@ public struct RunReport: Sendable {
 
         let suites = SuiteRegistry.all.filter { suite in rows.contains { $0.suite == suite.name } }
         let strategies = (metadata?.strategies ?? []).isEmpty ? Array(Set(rows.map(\.strategy))).sorted() : metadata!.strategies
-        let charts = ["latency": "latency", "memory": "memory", "scaling": "scaling", "consistency": "consistency", "hops": "hops"]
         for suite in suites {
             let table = SummaryTable(suite: suite, rows: rows, strategies: strategies)
             blocks.append(.heading(level: 2, text: "\(suite.name): \(suite.summary)"))
             blocks.append(.paragraph(table.unit))
             blocks.append(.table(header: [table.rowLabel] + table.columns, rows: table.rows.map { [$0.strategy] + $0.cells }))
             if !table.footnotes.isEmpty { blocks.append(.list(table.footnotes)) }
-            if let chart = charts[suite.name] {
-                let relative = "plots/\(chart).svg"
-                if let svg = try? String(contentsOf: runDirectory.appendingPathComponent(relative), encoding: .utf8) {
-                    blocks.append(.chart(title: "\(suite.name) chart", relativePath: relative, svg: svg))
-                }
+            // plot.py names each suite's chart after the suite.
+            let relative = "plots/\(suite.name).svg"
+            if let svg = try? String(contentsOf: runDirectory.appendingPathComponent(relative), encoding: .utf8) {
+                blocks.append(.chart(title: "\(suite.name) chart", relativePath: relative, svg: svg))
             }
         }
         if let chartNote { blocks.append(.paragraph(chartNote)) }

@@ -44,6 +44,8 @@ public struct Metric: Sendable, Hashable {
         Metric("growth_exponent_r2", unit: "R²", gate: .informational("derived from timings; the timings are gated")),
         Metric("last_decade_slope", unit: "log-log slope", gate: .informational("derived from timings; the timings are gated")),
         Metric("cost_per_view", unit: "ns/view", gate: .informational("derived from timings; the timings are gated")),
+        Metric("combined_torn_observations", unit: "observations", gate: .informational("follows which of two views re-runs first after a commit: hash order and thread timing")),
+        Metric("combined_torn_per_1000_transactions", unit: "torn/1000 transactions", gate: .informational("follows which of two views re-runs first after a commit: hash order and thread timing")),
         Metric("bytes_left_after_teardown", unit: "B", gate: .informational("moves with runtime and dispatch caches released on their own schedule")),
         Metric("throughput", unit: "hops/s", gate: .informational("derived from the latency timing, which is gated")),
         Metric("voluntary_switches_per_1000_hops", unit: "switches/1000 hops", gate: .informational("kernel scheduling: moves with the machine's load")),

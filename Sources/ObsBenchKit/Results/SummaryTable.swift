@@ -100,7 +100,8 @@ public struct SummaryTable: Sendable {
                 func value(_ metric: String) -> Double? {
                     measured.first { $0.strategy == strategy && $0.workload == workload.name && $0.metric == metric }?.statistics?.median
                 }
-                guard let torn = value("torn_per_1000_transactions") else { return failed ? "error" : "—" }
+                let metric = (workload as? InvariantWorkload)?.tornPer1000Metric ?? "torn_per_1000_transactions"
+                guard let torn = value(metric) else { return failed ? "error" : "—" }
                 return Self.format(count: torn) + " torn · " + (value("reruns_per_transaction").map { Self.format(count: $0) } ?? "—") + " re-runs"
             }
             return (strategy, cells)
