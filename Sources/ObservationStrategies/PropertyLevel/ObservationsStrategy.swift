@@ -1,3 +1,4 @@
+import Synchronization
 import Observation
 
 /// Each view is a main-actor task iterating an `Observations { ... }` async sequence (SE-0475).
@@ -30,6 +31,9 @@ public final class ObservationsStrategy: ObservationStrategy {
     /// appends without allocating; looked up in `readers` in batches of `writtenBatch`).
     private var written: [FieldRef] = []
     private static let writtenBatch = 1_024
+    /// Whether any view is subscribed: read by every write without the exclusivity check a
+    /// stored `var` of this class costs (a write with no view then pays one load and a branch).
+    private let hasViews = Atomic<Bool>(false)
     /// Views settling waits for.
     let pending = PendingViews()
 
@@ -85,6 +89,7 @@ public final class ObservationsStrategy: ObservationStrategy {
         }
         views[ObjectIdentifier(view)] = (view, task)
         for ref in Set(spec.reads) { readers[ref, default: [:]][ObjectIdentifier(view)] = view }
+        hasViews.store(true, ordering: .relaxed)
         pending.add(view)
         return view
     }
@@ -99,13 +104,14 @@ public final class ObservationsStrategy: ObservationStrategy {
             readers[ref]?[ObjectIdentifier(view)] = nil
             if readers[ref]?.isEmpty == true { readers[ref] = nil }
         }
+        hasViews.store(!views.isEmpty, ordering: .relaxed)
     }
 
     /// Remembers that `ref` changed, for settling; with no view at all, there is nothing to remember.
     @inline(__always)
-    private func noteWritten(_ ref: FieldRef) {
-        guard !readers.isEmpty else { return }
-        written.append(ref)
+    private func noteWritten(_ ref: @autoclosure () -> FieldRef) {
+        guard hasViews.load(ordering: .relaxed) else { return }
+        written.append(ref())
         if written.count >= Self.writtenBatch { markReadersOfWrittenFields() }
     }
 
@@ -134,6 +140,7 @@ public final class ObservationsStrategy: ObservationStrategy {
     public func tearDown() async {
         let running = views.values
         views.removeAll()
+        hasViews.store(false, ordering: .relaxed)
         readers.removeAll()
         written.removeAll()
         pending.removeAll()

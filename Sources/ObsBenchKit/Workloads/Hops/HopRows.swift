@@ -33,3 +33,17 @@ extension WorkloadOutput {
         }
     }
 }
+
+extension WorkloadContext {
+    /// A row of voluntary context switches per operation between two `getrusage` readings,
+    /// labelled as `labelAsHop` does; nil statistics (and the reason) where getrusage failed.
+    func voluntarySwitchesRow(workload: String, metric: String, unit: String, before: ProcessCounters?, after: ProcessCounters?,
+                              operations: Int, subscribers: Int, executor: String, note: String) -> ResultRow {
+        var row = countRow(
+            workload: workload, objects: 0, subscribers: subscribers, metric: metric, unit: unit,
+            value: before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) / Double(max(operations, 1)) } },
+            note: before == nil || after == nil ? "not measurable here: getrusage failed" : "getrusage(RUSAGE_SELF) over the whole measurement (warm-up and the empty loop included); \(note)")
+        row.labelAsHop(executor: executor, callers: 1)
+        return row
+    }
+}

@@ -44,12 +44,9 @@ public struct MainActorBatchingWorkload: Workload {
                                                 note: "\(Self.items) items from a detached task to a main-actor view, \(delivery == .perItem ? "one hop each" : "one hop in all"); one op is the \(Self.items) items")
             latency.labelAsHop(executor: delivery.rawValue, callers: 1)
             output.append(latency)
-            var switches = context.countRow(
-                workload: name, objects: 0, subscribers: 1, metric: "voluntary_switches_per_1000_items", unit: "switches/1000 items",
-                value: before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) / Double(max(batches, 1)) } },
-                note: before == nil ? "not measurable here: getrusage failed" : "getrusage(RUSAGE_SELF) over the whole measurement, \(batches) × \(Self.items) items")
-            switches.labelAsHop(executor: delivery.rawValue, callers: 1)
-            output.rows.append(switches)
+            output.rows.append(context.voluntarySwitchesRow(
+                workload: name, metric: "voluntary_switches_per_1000_items", unit: "switches/1000 items", before: before, after: after,
+                operations: batches, subscribers: 1, executor: delivery.rawValue, note: "\(batches) × \(Self.items) items"))
         }
         return output
     }

@@ -53,12 +53,9 @@ public struct StoreReadWorkload: Workload {
                                                 note: "\(kind.rawValue): metricsSnapshot() from \(caller == .mainActor ? "the main actor" : "a detached task (its start subtracted)")")
             latency.labelAsHop(executor: kind.rawValue, callers: 1)
             output.append(latency)
-            var switches = context.countRow(
-                workload: name, objects: 0, subscribers: 0, metric: "voluntary_switches_per_read", unit: "switches/read",
-                value: before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) / Double(max(reads, 1)) } },
-                note: before == nil ? "not measurable here: getrusage failed" : "getrusage(RUSAGE_SELF) over the whole measurement, \(reads) reads")
-            switches.labelAsHop(executor: kind.rawValue, callers: 1)
-            output.rows.append(switches)
+            output.rows.append(context.voluntarySwitchesRow(
+                workload: name, metric: "voluntary_switches_per_read", unit: "switches/read", before: before, after: after,
+                operations: reads, subscribers: 0, executor: kind.rawValue, note: "\(reads) reads"))
         }
         return output
     }

@@ -42,12 +42,9 @@ public struct StoreWriteWorkload: Workload {
                                                 note: "\(kind.rawValue): record from a detached task until the main-actor view has seen it")
             latency.labelAsHop(executor: kind.rawValue, callers: 1)
             output.append(latency)
-            var switches = context.countRow(
-                workload: name, objects: 0, subscribers: 1, metric: "voluntary_switches_per_write", unit: "switches/write",
-                value: before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) / Double(max(written, 1)) } },
-                note: before == nil ? "not measurable here: getrusage failed" : "getrusage(RUSAGE_SELF) over the whole measurement (warm-up and the empty loop's task spawns included), \(written) writes")
-            switches.labelAsHop(executor: kind.rawValue, callers: 1)
-            output.rows.append(switches)
+            output.rows.append(context.voluntarySwitchesRow(
+                workload: name, metric: "voluntary_switches_per_write", unit: "switches/write", before: before, after: after,
+                operations: written, subscribers: 1, executor: kind.rawValue, note: "\(written) writes"))
         }
         return output
     }
