@@ -50,6 +50,12 @@ public struct Metric: Sendable, Hashable {
         Metric("throughput", unit: "hops/s", gate: .informational("derived from the latency timing, which is gated")),
         Metric("voluntary_switches_per_1000_hops", unit: "switches/1000 hops", gate: .informational("kernel scheduling: moves with the machine's load")),
         Metric("involuntary_switches_per_1000_hops", unit: "switches/1000 hops", gate: .informational("kernel scheduling: moves with the machine's load")),
+        Metric("voluntary_switches_per_write", unit: "switches/write", gate: .informational("kernel scheduling: moves with the machine's load")),
+        Metric("voluntary_switches_per_read", unit: "switches/read", gate: .informational("kernel scheduling: moves with the machine's load")),
+        Metric("voluntary_switches_per_1000_items", unit: "switches/1000 items", gate: .informational("kernel scheduling: moves with the machine's load")),
+        Metric("wall_ns_per_write", unit: "ns/write", gate: .informational("one wall-clock reading of the whole run, no samples to judge")),
+        Metric("pool_threads_observed", unit: "threads", gate: .informational("the runtime's thread pools grow on their own schedule")),
+        Metric("bytes_per_store", unit: "B/store", gate: .informational("a dispatch queue's internals are allocated and freed on dispatch's own schedule: ±0.1 B per store between runs")),
         Metric("threads", unit: "threads", gate: .informational("the runtime's thread pools grow on their own schedule")),
         Metric("caller_threads_observed", unit: "threads", gate: .informational("the runtime's thread pools grow on their own schedule")),
     ] as [Metric]).map { ($0.name, $0) })

@@ -244,7 +244,7 @@ public struct SummaryTable: Sendable {
             return (strategy, cells)
         }
         let footprint = IsolationFootprintWorkload.Kind.allCases.compactMap { kind -> String? in
-            allRows.first { $0.suite == suite.name && $0.executor == kind.rawValue && $0.metric == "bytes_per_instance" }?
+            allRows.first { $0.suite == suite.name && $0.executor == kind.rawValue && $0.metric == kind.bytesMetric.name }?
                 .statistics.map { "\(kind.rawValue) \(Self.format(bytes: $0.median))" }
         }
         if !footprint.isEmpty {

@@ -26,6 +26,13 @@ public struct IsolationFootprintWorkload: Workload {
 
         public static var allCases: [Kind] { [.defaultActor, .dispatchQueueStore, .plainClass] + StoreKind.allCases.map(Kind.store) }
 
+        /// Bytes per isolation primitive are exact counts; bytes per store of the store-isolation
+        /// suite move by a fraction of a byte between runs (its dispatch queue's internals).
+        public var bytesMetric: Metric {
+            if case .store = self { return Metric.all["bytes_per_store"]! }
+            return Metric("bytes_per_instance", unit: "B/instance", gate: .count)
+        }
+
         public var rawValue: String {
             switch self {
             case .defaultActor: "default-actor"
@@ -61,7 +68,7 @@ public struct IsolationFootprintWorkload: Workload {
             let count = Double(Self.instances)
             let bytes = ResultRow(
                 runID: context.runID, suite: context.suite, workload: name, strategy: "-", executor: kind.rawValue,
-                objects: Self.instances, subscribers: 0, concurrency: 1, metric: "bytes_per_instance", unit: "B/instance",
+                objects: Self.instances, subscribers: 0, concurrency: 1, metric: kind.bytesMetric.name, unit: kind.bytesMetric.unit,
                 statistics: Statistics(exact: Double(built.liveBytes) / count),
                 note: "\(Self.instances) instances kept alive: \(built.liveBytes) B; \(context.allocatorNote(probe))")
             let allocations = ResultRow(
