@@ -148,6 +148,16 @@ def hops_chart(rows, out, written):
     save(figure, out, "hops", written)
 
 
+def grouped_bars(axis, groups, series, value, labels=None, **tick_options):
+    """One bar per (group, series) pair, the series side by side within each group on the x axis;
+    value(group, one_series) gives a bar's height (0 where nothing was measured)."""
+    width = 0.8 / len(series)
+    for index, one in enumerate(series):
+        axis.bar([p + index * width for p in range(len(groups))], [value(g, one) for g in groups], width, label=str(one))
+    axis.set_xticks([p + 0.4 - width / 2 for p in range(len(groups))], labels or groups, **tick_options)
+    axis.legend(fontsize=8)
+
+
 def consistency_chart(rows, out, written):
     torn = [r for r in rows if r["suite"] == "consistency" and r["metric"] in ("torn_per_1000_transactions", "combined_torn_per_1000_transactions")]
     if not torn:
@@ -155,14 +165,10 @@ def consistency_chart(rows, out, written):
     workloads = list(dict.fromkeys(r["workload"] for r in torn))
     strategies = ordered({r["strategy"] for r in torn})
     figure, axis = plt.subplots(figsize=(9, 4))
-    width = 0.8 / len(workloads)
-    for index, workload in enumerate(workloads):
-        values = [next((r["median"] for r in torn if r["strategy"] == s and r["workload"] == workload), 0) for s in strategies]
-        axis.bar([p + index * width for p in range(len(strategies))], values, width, label=workload)
-    axis.set_xticks([p + 0.4 - width / 2 for p in range(len(strategies))], strategies, rotation=20)
+    grouped_bars(axis, strategies, workloads,
+                 lambda s, w: next((r["median"] for r in torn if r["strategy"] == s and r["workload"] == w), 0), rotation=20)
     axis.set_ylabel("torn observations per 1,000 transactions")
     axis.set_title("Consistency")
-    axis.legend(fontsize=8)
     save(figure, out, "consistency", written)
 
 
@@ -173,15 +179,11 @@ def store_isolation_chart(rows, out, written):
     workloads = list(dict.fromkeys(r["workload"] for r in cells))
     stores = list(dict.fromkeys(r["executor"] for r in cells))
     figure, axis = plt.subplots(figsize=(8, 4))
-    width = 0.8 / len(stores)
-    for index, store in enumerate(stores):
-        values = [next((r["median"] / 1000 for r in cells if r["executor"] == store and r["workload"] == w), 0) for w in workloads]
-        axis.bar([p + index * width for p in range(len(workloads))], values, width, label=store)
-    axis.set_xticks([p + 0.4 - width / 2 for p in range(len(workloads))], workloads, rotation=10)
+    grouped_bars(axis, workloads, stores,
+                 lambda w, store: next((r["median"] / 1000 for r in cells if r["executor"] == store and r["workload"] == w), 0), rotation=10)
     axis.set_yscale("log")
     axis.set_ylabel("µs per operation (median)")
     axis.set_title("Store isolation: GCD queue, @MainActor and actor stores")
-    axis.legend(fontsize=8)
     save(figure, out, "store-isolation", written)
 
 
@@ -189,18 +191,17 @@ def pool_chart(rows, out, written):
     cells = [r for r in rows if r["suite"] == "pool" and r["metric"] == "latency" and r["workload"].startswith("saturation-")]
     if not cells:
         return "pool: suite not in this run"
-    series = list(dict.fromkeys((r["workload"].removeprefix("saturation-"), r["executor"]) for r in cells))
+    def probe(r):
+        return (r["workload"].removeprefix("saturation-"), r["executor"])
+    probes = list(dict.fromkeys(probe(r) for r in cells))
     counts = sorted({r["concurrency"] for r in cells})
     figure, axis = plt.subplots(figsize=(11, 5))
-    width = 0.8 / len(counts)
-    for index, count in enumerate(counts):
-        values = [next((r["median"] / 1000 for r in cells if (r["workload"].removeprefix("saturation-"), r["executor"]) == s and r["concurrency"] == count), 0) for s in series]
-        axis.bar([p + index * width for p in range(len(series))], values, width, label=f"{count} busy tasks")
-    axis.set_xticks([p + 0.4 - width / 2 for p in range(len(series))], [f"{a} · {b}" for a, b in series], rotation=30, ha="right", fontsize=7)
+    grouped_bars(axis, probes, [f"{count} busy tasks" for count in counts],
+                 lambda p, label: next((r["median"] / 1000 for r in cells if probe(r) == p and f"{r['concurrency']} busy tasks" == label), 0),
+                 labels=[f"{a} · {b}" for a, b in probes], rotation=30, ha="right", fontsize=7)
     axis.set_yscale("log")
     axis.set_ylabel("µs for one probe (median)")
     axis.set_title("Cooperative pool under CPU-bound load: compute placement · probe")
-    axis.legend(fontsize=8)
     save(figure, out, "pool", written)
 
 

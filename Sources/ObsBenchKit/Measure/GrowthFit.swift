@@ -5,16 +5,21 @@ public enum GrowthFit {
     /// The slope over `points` (size, cost); nil with fewer than two distinct sizes or a
     /// non-positive value (logarithms need positive numbers).
     public static func logLogSlope(_ points: [(size: Double, cost: Double)]) -> Double? {
-        guard points.allSatisfy({ $0.size > 0 && $0.cost > 0 }) else { return nil }
-        return linear(points.map { (log($0.size), log($0.cost)) })?.slope
+        logLog(points)?.slope
     }
 
     /// How well the log-log line fits: R² of log(cost) on log(size), 1 for a perfect power law;
     /// nil where `logLogSlope` is nil. A cost of the form a + b·S bends on log-log axes, and a low
     /// R² says the exponent is an average of two regimes, not a growth rate.
     public static func logLogFitQuality(_ points: [(size: Double, cost: Double)]) -> Double? {
+        logLog(points)?.rSquared
+    }
+
+    /// The least-squares line of log(cost) on log(size): its slope is the exponent, its R² the fit
+    /// quality. Nil with fewer than two distinct sizes or a non-positive value.
+    public static func logLog(_ points: [(size: Double, cost: Double)]) -> (slope: Double, rSquared: Double)? {
         guard points.allSatisfy({ $0.size > 0 && $0.cost > 0 }) else { return nil }
-        return linear(points.map { (log($0.size), log($0.cost)) })?.rSquared
+        return linear(points.map { (log($0.size), log($0.cost)) }).map { ($0.slope, $0.rSquared) }
     }
 
     /// The least-squares line cost = intercept + slope · size, and its R²; nil with fewer than two

@@ -35,9 +35,15 @@ public struct Metric: Sendable, Hashable {
     /// iai-callgrind's cycle estimate from Callgrind's simulated caches.
     public static let estimatedCycles = Metric("estimated_cycles", unit: "cycles/op", gate: .informational("an estimate from simulated caches; the instruction count is gated"))
 
+    /// Bytes per instance of an isolation primitive (`isolation-footprint`): an exact count.
+    public static let bytesPerInstance = Metric("bytes_per_instance", unit: "B/instance", gate: .count)
+    /// Bytes per empty store of the store-isolation suite, reported only: a dispatch queue's
+    /// internals are allocated and freed on dispatch's own schedule.
+    public static let bytesPerStore = Metric("bytes_per_store", unit: "B/store", gate: .informational("a dispatch queue's internals are allocated and freed on dispatch's own schedule: ±0.1 B per store between runs"))
+
     /// Every metric that is not an exact count, by name.
     public static let all: [String: Metric] = Dictionary(uniqueKeysWithValues: ([
-        latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles,
+        latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles, bytesPerStore,
         Metric("transactions", unit: "transactions", gate: .informational("fixed by the workload")),
         Metric("reruns_needed_per_write", unit: "reruns/write", gate: .informational("fixed by the topology")),
         Metric("growth_exponent", unit: "log-log slope", gate: .informational("derived from timings; the timings are gated")),
@@ -55,7 +61,6 @@ public struct Metric: Sendable, Hashable {
         Metric("voluntary_switches_per_1000_items", unit: "switches/1000 items", gate: .informational("kernel scheduling: moves with the machine's load")),
         Metric("wall_ns_per_write", unit: "ns/write", gate: .informational("one wall-clock reading of the whole run, no samples to judge")),
         Metric("pool_threads_observed", unit: "threads", gate: .informational("the runtime's thread pools grow on their own schedule")),
-        Metric("bytes_per_store", unit: "B/store", gate: .informational("a dispatch queue's internals are allocated and freed on dispatch's own schedule: ±0.1 B per store between runs")),
         Metric("threads", unit: "threads", gate: .informational("the runtime's thread pools grow on their own schedule")),
         Metric("caller_threads_observed", unit: "threads", gate: .informational("the runtime's thread pools grow on their own schedule")),
     ] as [Metric]).map { ($0.name, $0) })

@@ -25,7 +25,7 @@ extension SummaryTable {
                 cell(value(suite.name, StoreReadWorkload(caller: .mainActor).name, store, "latency"), Self.format(nanoseconds:)),
                 cell(value(suite.name, StoreReadWorkload(caller: .background).name, store, "latency"), Self.format(nanoseconds:)),
                 cell(value(suite.name, StoreWriteWorkload().name, store, "voluntary_switches_per_write"), Self.format(count:)),
-                value("memory", IsolationFootprintWorkload().name, store, "bytes_per_store").map(Self.format(bytes:)) ?? "(memory suite)",
+                value("memory", IsolationFootprintWorkload().name, store, Metric.bytesPerStore.name).map(Self.format(bytes:)) ?? "(memory suite)",
                 cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, "lost_writes"), Self.format(count:)),
                 cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, "wall_ns_per_write"), Self.format(nanoseconds:)),
             ])

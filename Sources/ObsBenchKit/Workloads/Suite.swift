@@ -25,7 +25,8 @@ public struct Suite: Sendable {
         case latency
         /// Bytes per object, overhead over `plain`, cost of 100,000 objects, per subscriber and per write.
         case memory
-        /// Per topology: the growth exponent and the latency at the largest subscriber count.
+        /// Per topology: the cost per further view, the last decade's growth, and the latency at
+        /// the largest subscriber count.
         case scaling
         /// Per workload: torn observations per 1,000 transactions and re-runs per transaction.
         case consistency
@@ -46,7 +47,8 @@ public struct Suite: Sendable {
         measure == .instructions ? instructionWorkloads : workloads
     }
 
-    /// Whether the suite measures something other than the strategies (actor hops): it then runs
+    /// Whether the suite measures something other than the strategies (actor hops, the stores of
+    /// the migration plan, the cooperative pool): it then runs
     /// in one worker, whatever `--strategy` says, and its rows name no strategy (`-`).
     public var independentOfStrategies: Bool { [.hops, .storeIsolation, .pool].contains(headline) }
 

@@ -26,7 +26,7 @@ public final class ObservationsStrategy: ObservationStrategy {
     private var retiring: [Task<Void, Never>] = []
     private let delivered = DeliverySignal()
     /// The views reading each field.
-    private var readers: [FieldRef: [ObjectIdentifier: ViewHandle]] = [:]
+    private var readers = ReadersIndex()
     /// Fields written since the last settle while any view exists (capacity kept, so a write
     /// appends without allocating; looked up in `readers` in batches of `writtenBatch`).
     private var written: [FieldRef] = []
@@ -88,7 +88,7 @@ public final class ObservationsStrategy: ObservationStrategy {
             }
         }
         views[ObjectIdentifier(view)] = (view, task)
-        for ref in Set(spec.reads) { readers[ref, default: [:]][ObjectIdentifier(view)] = view }
+        readers.add(view)
         hasViews.store(true, ordering: .relaxed)
         pending.add(view)
         return view
@@ -100,10 +100,7 @@ public final class ObservationsStrategy: ObservationStrategy {
             task.cancel()
             retiring.append(task)
         }
-        for ref in Set(view.spec.reads) {
-            readers[ref]?[ObjectIdentifier(view)] = nil
-            if readers[ref]?.isEmpty == true { readers[ref] = nil }
-        }
+        readers.remove(view)
         hasViews.store(!views.isEmpty, ordering: .relaxed)
     }
 
@@ -118,7 +115,7 @@ public final class ObservationsStrategy: ObservationStrategy {
     /// Adds the views reading each written field to `pending`: work in proportion to those views.
     private func markReadersOfWrittenFields() {
         for ref in written {
-            for view in (readers[ref] ?? [:]).values { pending.add(view) }
+            for view in readers.views(reading: ref) { pending.add(view) }
         }
         written.removeAll(keepingCapacity: true)
     }

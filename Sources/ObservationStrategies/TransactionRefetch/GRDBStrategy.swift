@@ -40,7 +40,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
     private let deliveryQueue = DispatchQueue(label: "obsbench.grdb.views")
     private var views: [ObjectIdentifier: (view: ViewHandle, cancellable: AnyDatabaseCancellable)] = [:]
     /// The views reading each field, so a write tells exactly those views what to wait for.
-    private var readers: [FieldRef: [ObjectIdentifier: ViewHandle]] = [:]
+    private var readers = ReadersIndex()
     /// Views settling waits for: those just subscribed and those a commit concerned.
     let pending = PendingViews()
 
@@ -132,7 +132,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
     /// it: work in proportion to those views. Only a committed write gives views a version to wait for.
     private func markReaders(of writes: [FieldWrite], version stamp: Int) {
         for write in writes {
-            for view in (readers[FieldRef(write.id, write.value.field)] ?? [:]).values {
+            for view in readers.views(reading: FieldRef(write.id, write.value.field)) {
                 view.requireVersion(stamp)
                 pending.add(view)
             }
@@ -170,7 +170,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
             }
         )
         views[ObjectIdentifier(view)] = (view, cancellable)
-        for ref in Set(reads) { readers[ref, default: [:]][ObjectIdentifier(view)] = view }
+        readers.add(view)
         pending.add(view)
         return view
     }
@@ -178,10 +178,7 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
     public func unsubscribe(_ view: ViewHandle) {
         view.cancel()
         views.removeValue(forKey: ObjectIdentifier(view))?.cancellable.cancel()
-        for ref in Set(view.spec.reads) {
-            readers[ref]?[ObjectIdentifier(view)] = nil
-            if readers[ref]?.isEmpty == true { readers[ref] = nil }
-        }
+        readers.remove(view)
     }
 
     /// How long `settle()` waits without any delivery before it gives up on the views not caught up.
@@ -220,24 +217,17 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
 
     /// Runs a database call, turning GRDB's errors into `StrategyError` and keeping ours as they are.
     private nonisolated static func storeCall<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as StrategyError {
-            throw error
-        } catch {
-            throw StrategyError.storeFailure("\(Kind.descriptor.name): \(error)")
-        }
+        do { return try body() } catch { throw storeError(error) }
     }
 
     /// `storeCall` for an asynchronous database call.
     private nonisolated static func asyncStoreCall<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as StrategyError {
-            throw error
-        } catch {
-            throw StrategyError.storeFailure("\(Kind.descriptor.name): \(error)")
-        }
+        do { return try await body() } catch { throw storeError(error) }
+    }
+
+    /// Ours as it is; GRDB's as `StrategyError.storeFailure`.
+    private nonisolated static func storeError(_ error: any Error) -> any Error {
+        error as? StrategyError ?? StrategyError.storeFailure("\(Kind.descriptor.name): \(error)")
     }
 }
 

@@ -73,27 +73,26 @@ public struct InvariantWorkload: Workload {
         }
         await store.settle()
         let elapsed = Double(MonotonicClock.now() - begin)
-        let listState = list.snapshot
-        let countState = count?.snapshot
-        for view in [list] + (count.map { [$0] } ?? []) { store.unsubscribe(view) }
+        let handles = [list] + (count.map { [$0] } ?? [])
+        let viewStates = handles.map(\.snapshot)
+        let (listState, countState) = (viewStates[0], count == nil ? nil : viewStates[1])
+        for view in handles { store.unsubscribe(view) }
         await store.tearDown()
-        for state in [listState] + (countState.map { [$0] } ?? []) {
-            if let failure = state.failure { throw WorkloadError.viewFailed(failure) }
-        }
+        if let failure = viewStates.lazy.compactMap(\.failure).first { throw WorkloadError.viewFailed(failure) }
         let finalShown = checker.shown(list: listState.lastSeen)
         let granularity = context.strategy.descriptor.capabilities.granularity
         guard granularity == .none || finalShown == log.finalState else {
             throw WorkloadError.viewFailed("after settle() the view showed \(finalShown.map(String.init(describing:)) ?? "values of the wrong shape"), not the last commit's \(log.finalState)")
         }
         let shown = countState.map { checker.shownStates(count: $0, list: listState) } ?? checker.shownStates(list: listState)
-        let torn = checker.tornStates(shown, boundaries: log.boundaryStates)
+        let boundaries = log.boundaryStates
+        let torn = checker.tornStates(shown, boundaries: boundaries)
         let committed = log.commits
-        let viewStates = [listState] + (countState.map { [$0] } ?? [])
         let reruns = viewStates.reduce(0) { $0 + $1.reruns }
         let notifications = viewStates.reduce(0) { $0 + $1.notifications }
         let how = "\(writers) background writer(s) × \(commits) commits via commitFromBackground"
         let what = views == .oneObservation ? "one observation" : "two observations combined latest"
-        let boundaryCounts = Set(log.boundaryStates.map(\.completed))
+        let boundaryCounts = Set(boundaries.map(\.completed))
         let wrongCount = torn.filter { state in state.map { !boundaryCounts.contains($0.completed) } ?? true }.count
         func row(_ metric: String, _ unit: String, _ value: Double, _ note: String) -> ResultRow {
             var row = context.countRow(workload: name, objects: records, subscribers: viewStates.count, metric: metric, unit: unit, value: value, note: note)

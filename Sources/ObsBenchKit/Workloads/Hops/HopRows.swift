@@ -35,6 +35,15 @@ extension WorkloadOutput {
 }
 
 extension WorkloadContext {
+    /// A `latency` row whose statistics are `trials` (ns, one reading per trial, not batched
+    /// samples), labelled as `labelAsHop` does.
+    func latencyTrialsRow(workload: String, trials: [Double], executor: String, callers: Int, note: String) -> ResultRow {
+        var row = countRow(workload: workload, objects: 0, subscribers: 0, metric: Metric.latency.name, unit: Metric.latency.unit, value: nil, note: note)
+        row.statistics = Statistics(trials)
+        row.labelAsHop(executor: executor, callers: callers)
+        return row
+    }
+
     /// A row of voluntary context switches per operation between two `getrusage` readings,
     /// labelled as `labelAsHop` does; nil statistics (and the reason) where getrusage failed.
     func voluntarySwitchesRow(workload: String, metric: String, unit: String, before: ProcessCounters?, after: ProcessCounters?,

@@ -29,8 +29,8 @@ public struct IsolationFootprintWorkload: Workload {
         /// Bytes per isolation primitive are exact counts; bytes per store of the store-isolation
         /// suite move by a fraction of a byte between runs (its dispatch queue's internals).
         public var bytesMetric: Metric {
-            if case .store = self { return Metric.all["bytes_per_store"]! }
-            return Metric("bytes_per_instance", unit: "B/instance", gate: .count)
+            if case .store = self { return .bytesPerStore }
+            return .bytesPerInstance
         }
 
         public var rawValue: String {

@@ -14,6 +14,11 @@ enum CPUWork {
 
     /// Cores the machine offers, as the cooperative pool sizes itself.
     static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// Sleeps the calling thread (lets the compute just started take its threads).
+    static func sleep(milliseconds: Int) {
+        usleep(useconds_t(milliseconds * 1_000))
+    }
 }
 
 /// Where K CPU-bound tasks run while the pool suite probes latency.

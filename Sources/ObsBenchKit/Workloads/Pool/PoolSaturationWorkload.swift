@@ -59,11 +59,9 @@ public struct PoolSaturationWorkload: Workload {
                     latencies.append(Double(MonotonicClock.now() - begin))
                     await compute.value
                 }
-                var row = context.countRow(
-                    workload: name, objects: 0, subscribers: 0, metric: Metric.latency.name, unit: Metric.latency.unit, value: nil,
+                var row = context.latencyTrialsRow(
+                    workload: name, trials: latencies, executor: probe.rawValue, callers: count,
                     note: "\(probe.rawValue) from the main actor while \(count) CPU-bound task(s) of \(busy / 1_000_000) ms run on \(placement.rawValue); \(latencies.count) trials, one probe each; \(CPUWork.cores) cores")
-                row.statistics = Statistics(latencies)
-                row.labelAsHop(executor: probe.rawValue, callers: count)
                 // Busy tasks per core in `subscribers`, so a claim can name "4 per core" on any machine.
                 row.subscribers = count / CPUWork.cores
                 output.rows.append(row)
@@ -72,16 +70,3 @@ public struct PoolSaturationWorkload: Workload {
         return output
     }
 }
-
-extension CPUWork {
-    /// Sleeps the calling thread (lets the compute just started take its threads).
-    static func sleep(milliseconds: Int) {
-        usleep(useconds_t(milliseconds * 1_000))
-    }
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -55,11 +55,9 @@ public struct PoolWidthWorkload: Workload {
                 while started.value < blocked { await Task.yield() }
                 releaser.wait()
             }
-            var row = context.countRow(workload: name, objects: 0, subscribers: 0, metric: Metric.latency.name, unit: Metric.latency.unit, value: nil,
-                                       note: "start delay of a new pool job while \(blocked) pool task(s) block in DispatchSemaphore.wait, released \(Self.holdMilliseconds) ms after they started; \(CPUWork.cores) cores; \(delays.count) trials")
-            row.statistics = Statistics(delays)
-            row.labelAsHop(executor: "blocked-pool-tasks", callers: blocked)
-            output.rows.append(row)
+            output.rows.append(context.latencyTrialsRow(
+                workload: name, trials: delays, executor: "blocked-pool-tasks", callers: blocked,
+                note: "start delay of a new pool job while \(blocked) pool task(s) block in DispatchSemaphore.wait, released \(Self.holdMilliseconds) ms after they started; \(CPUWork.cores) cores; \(delays.count) trials"))
         }
         return output
     }

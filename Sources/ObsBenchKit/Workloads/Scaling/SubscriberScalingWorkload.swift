@@ -130,7 +130,7 @@ public struct SubscriberScalingWorkload: Workload {
             let (low, high) = (points[points.count - 2].subscribers, points[points.count - 1].subscribers)
             rows.append(row("last_decade_slope", "log-log slope", slope, "log-log slope from S = \(low) to S = \(high); ~0 is O(1), ~1 is O(S), ~2 is O(S²)"))
         }
-        if let slope = GrowthFit.logLogSlope(fitted), let quality = GrowthFit.logLogFitQuality(fitted) {
+        if let (slope, quality) = GrowthFit.logLog(fitted) {
             rows.append(row("growth_exponent", "log-log slope", slope,
                             "least-squares slope of log(latency) on log(S) over \(sweep), R² = \(String(format: "%.3f", quality)); reads a + b·S low, see last_decade_slope"))
             rows.append(row("growth_exponent_r2", "R²", quality, "fit quality of growth_exponent: 1 is a straight line on log-log axes"))
