@@ -8,7 +8,7 @@ extension SummaryTable {
         let measured = allRows.filter { $0.suite == suite.name && !$0.isError }
         let counts = PoolSaturationWorkload.taskCounts
         columns = counts.map { $0 == 0 ? "no busy task" : "\($0) busy tasks" }
-        unit = "median latency of one probe from the main actor while K CPU-bound tasks run"
+        unit = "median latency of one probe, timed by the main actor, while K CPU-bound tasks run"
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
         func median(_ workload: String, _ executor: String, _ concurrency: Int?, _ metric: String = Metric.latency.name) -> Double? {
             measured.first { $0.workload == workload && $0.executor == executor && (concurrency == nil || $0.concurrency == concurrency) && $0.metric == metric }?.statistics?.median

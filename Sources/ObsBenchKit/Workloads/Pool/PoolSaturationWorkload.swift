@@ -19,6 +19,15 @@ public struct PoolSaturationWorkload: Workload {
         case actorRoundTripFromMain = "actor-round-trip-from-main"
         /// A job on the main actor, made and awaited by the main actor (needs the main thread only).
         case mainActorJob = "main-actor-job"
+
+        /// What the probe is, for its row's note.
+        var what: String {
+            switch self {
+            case .actorRoundTrip: "a default-actor round trip from a new task at medium priority, timed by the main actor"
+            case .actorRoundTripFromMain: "a default-actor round trip made by the main actor (user-initiated)"
+            case .mainActorJob: "a main-actor job made and awaited by the main actor"
+            }
+        }
     }
 
     public let placement: ComputePlacement
@@ -61,7 +70,7 @@ public struct PoolSaturationWorkload: Workload {
                 }
                 var row = context.latencyTrialsRow(
                     workload: name, trials: latencies, executor: probe.rawValue, callers: count,
-                    note: "\(probe.rawValue) from the main actor while \(count) CPU-bound task(s) of \(busy / 1_000_000) ms run on \(placement.rawValue); \(latencies.count) trials, one probe each; \(CPUWork.cores) cores")
+                    note: "\(probe.what) while \(count) CPU-bound task(s) of \(busy / 1_000_000) ms run on \(placement.rawValue); \(latencies.count) trials, one probe each; \(CPUWork.cores) cores")
                 // Busy tasks per core in `subscribers`, so a claim can name "4 per core" on any machine.
                 row.subscribers = count / CPUWork.cores
                 output.rows.append(row)
