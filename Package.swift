@@ -10,6 +10,11 @@ let package = Package(
         .executable(name: "obsbench", targets: ["obsbench"]),
         .library(name: "ObservationStrategies", targets: ["ObservationStrategies"]),
         .library(name: "ObsBenchKit", targets: ["ObsBenchKit"]),
+        // The whole command-line tool as a library: `ObsBench.main(strategies:)` in a package of
+        // one's own measures its store beside the built-in ones.
+        .library(name: "ObsBenchCLI", targets: ["ObsBenchCLI"]),
+        // The conformance cases, for any test target (Swift Testing) to prove a store's semantics.
+        .library(name: "ObsBenchConformance", targets: ["ObsBenchConformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,16 +47,18 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
             ]
         ),
-        .executableTarget(
-            name: "obsbench",
+        .target(
+            name: "ObsBenchCLI",
             dependencies: [
                 "ObsBenchKit",
                 "ObservationStrategies",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ObservationStrategiesTests", dependencies: ["ObservationStrategies"]),
-        .testTarget(name: "ObsBenchKitTests", dependencies: ["ObsBenchKit", "obsbench"]),
+        .target(name: "ObsBenchConformance", dependencies: ["ObservationStrategies"]),
+        .executableTarget(name: "obsbench", dependencies: ["ObsBenchCLI", "ObservationStrategies"]),
+        .testTarget(name: "ObservationStrategiesTests", dependencies: ["ObservationStrategies", "ObsBenchConformance"]),
+        .testTarget(name: "ObsBenchKitTests", dependencies: ["ObsBenchKit", "ObsBenchCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

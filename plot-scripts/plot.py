@@ -11,6 +11,7 @@ message, never an error. Exit status: 0 charts written (or skipped), 1 unreadabl
 """
 import argparse
 import csv
+import json
 import os
 import sys
 
@@ -21,7 +22,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 REQUIRED = ["suite", "workload", "strategy", "executor", "objects", "subscribers", "concurrency",
             "metric", "unit", "samples", "median", "ci95_low", "ci95_high"]
-STRATEGIES = ["plain", "observable", "observations", "observable-context", "published", "deduplicated-object", "state-subject", "struct-vm", "grdb-queue", "grdb-pool"]
+# Strategy order for legends and axes: the run's own (run.json's "strategies", which is the
+# order obsbench lists them in), else the order rows first name them. Set by main().
+STRATEGY_ORDER = []
 
 
 def read_rows(path):
@@ -49,9 +52,25 @@ def read_rows(path):
     return csv_path, rows
 
 
+def strategy_order(csv_path, rows):
+    """The run's strategies in obsbench's order: run.json beside results.csv, else first appearance."""
+    order = []
+    metadata = os.path.join(os.path.dirname(os.path.abspath(csv_path)), "run.json")
+    if os.path.exists(metadata):
+        try:
+            with open(metadata) as handle:
+                order = list(json.load(handle).get("strategies", []))
+        except (OSError, ValueError):
+            order = []
+    for row in rows:
+        if row["strategy"] not in order:
+            order.append(row["strategy"])
+    return order
+
+
 def ordered(names):
-    known = [name for name in STRATEGIES if name in names]
-    return known + sorted(name for name in names if name not in STRATEGIES)
+    known = [name for name in STRATEGY_ORDER if name in names]
+    return known + sorted(name for name in names if name not in STRATEGY_ORDER)
 
 
 def save(figure, out, name, written):
@@ -205,6 +224,19 @@ def pool_chart(rows, out, written):
     save(figure, out, "pool", written)
 
 
+# Each suite's chart function, by suite name; it writes plots/<suite>.png and .svg, the name
+# `obsbench list --format json` gives as the suite's "chart".
+CHARTS = {
+    "latency": latency_chart,
+    "scaling": scaling_chart,
+    "memory": memory_chart,
+    "hops": hops_chart,
+    "consistency": consistency_chart,
+    "store-isolation": store_isolation_chart,
+    "pool": pool_chart,
+}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Charts from an obsbench run (PNG and SVG).")
     parser.add_argument("run", help="a run folder (e.g. results/latest) or its results.csv")
@@ -213,11 +245,14 @@ def main(argv=None):
     csv_path, rows = read_rows(arguments.run)
     out = arguments.out or os.path.join(os.path.dirname(os.path.abspath(csv_path)), "plots")
     os.makedirs(out, exist_ok=True)
+    STRATEGY_ORDER[:] = strategy_order(csv_path, rows)
     written = []
-    for chart in (latency_chart, scaling_chart, memory_chart, hops_chart, consistency_chart, store_isolation_chart, pool_chart):
+    for chart in CHARTS.values():
         skipped = chart(rows, out, written)
         if skipped:
             print(f"skipped {skipped}", file=sys.stderr)
+    for suite in sorted({r["suite"] for r in rows} - set(CHARTS)):
+        print(f"no chart for suite {suite}: plot.py draws {', '.join(CHARTS)} (add a function to CHARTS, named after the suite)", file=sys.stderr)
     for path in written:
         print(path)
     return 0

@@ -3,6 +3,7 @@
 Run: python3 -m unittest discover -s plot-scripts (needs matplotlib: pip install -r plot-scripts/requirements.txt)
 """
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -39,6 +40,27 @@ class PlotTests(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertIn("skipped memory", result.stderr)
             self.assertTrue(os.path.exists(os.path.join(folder, "plots", "latency.png")))
+
+    def test_a_strategy_or_suite_plot_py_does_not_know_is_drawn_or_named(self):
+        # A store of one's own (Examples/CustomStore) and a suite added without a chart yet.
+        with tempfile.TemporaryDirectory() as folder:
+            extended = os.path.join(folder, "results.csv")
+            with open(SAMPLE, newline="") as source, open(extended, "w", newline="") as target:
+                reader = csv.DictReader(source)
+                writer = csv.DictWriter(target, fieldnames=reader.fieldnames)
+                writer.writeheader()
+                for row in reader:
+                    writer.writerow(row)
+                    if row["suite"] == "latency" and row["strategy"] == "observable":
+                        writer.writerow(dict(row, strategy="my-store"))
+                        writer.writerow(dict(row, suite="new-suite"))
+            with open(os.path.join(folder, "run.json"), "w") as handle:
+                json.dump({"strategies": ["plain", "my-store", "observable", "grdb-queue"]}, handle)
+            result = self.run_plot(folder)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("no chart for suite new-suite", result.stderr)
+            with open(os.path.join(folder, "plots", "latency.svg")) as svg:
+                self.assertIn("my-store", svg.read())
 
     def test_a_missing_column_or_file_is_named(self):
         with tempfile.TemporaryDirectory() as folder:

@@ -89,7 +89,7 @@ extension ObservationStrategy {
 }
 
 /// What a strategy is, for `obsbench list`, the README table and reports.
-public struct StrategyDescriptor: Sendable, Hashable {
+public struct StrategyDescriptor: Sendable, Hashable, Codable {
     /// The command-line name, e.g. `published`.
     public var name: String
     /// One sentence: what this strategy really is.
@@ -108,7 +108,7 @@ public struct StrategyDescriptor: Sendable, Hashable {
 
 /// What a strategy promises, so that results can be explained and the conformance suite can derive
 /// the exact number of re-runs each case must show.
-public struct Capabilities: Sendable, Hashable {
+public struct Capabilities: Sendable, Hashable, Codable {
     /// What a change notification is about: who gets called when one field of one record changes.
     public var granularity: Granularity
     /// Whether a subscriber drops notifications whose slice did not change (`removeDuplicates`).
@@ -130,7 +130,7 @@ public struct Capabilities: Sendable, Hashable {
 }
 
 /// The unit of change a strategy notifies about.
-public enum Granularity: String, Sendable, Hashable, CaseIterable {
+public enum Granularity: String, Sendable, Hashable, CaseIterable, Codable {
     /// No observation at all: views never re-run.
     case none
     /// One property of one object (`@Observable`).
@@ -144,7 +144,7 @@ public enum Granularity: String, Sendable, Hashable, CaseIterable {
 }
 
 /// When a view re-runs relative to the write that caused it.
-public enum Delivery: String, Sendable, Hashable {
+public enum Delivery: String, Sendable, Hashable, Codable {
     /// Before the write call returns, on the writing thread.
     case synchronous
     /// Later, on another task or queue; `settle()` waits for it.

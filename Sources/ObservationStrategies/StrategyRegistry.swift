@@ -10,7 +10,8 @@ public struct StrategyEntry: Sendable {
 
     public var name: String { descriptor.name }
 
-    init<S: ObservationStrategy>(_ type: S.Type) {
+    /// The entry of strategy `S`: `StrategyEntry(MyStore.self)`.
+    public init<S: ObservationStrategy>(_ type: S.Type) {
         descriptor = S.descriptor
         makeStore = { records in try S(records: records) }
         makeConcreteLoops = { records in S.concreteLoops(records: records) }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@testable import obsbench
+@testable import ObsBenchCLI
 import ObsBenchKit
 import Testing
 
@@ -46,12 +46,12 @@ struct BadInputTests {
     func badCommandLine(index: Int) throws {
         let (arguments, fragment) = Self.usageCases[index]
         do {
-            var command = try ObsBench.parseAsRoot(arguments)
+            var command = try ObsBenchCommand.parseAsRoot(arguments)
             try command.validate()
             Issue.record("\(arguments) was accepted")
         } catch {
-            #expect(ObsBench.exitCode(for: error).rawValue == 64, "\(arguments)")
-            let message = ObsBench.message(for: error)
+            #expect(ObsBenchCommand.exitCode(for: error).rawValue == 64, "\(arguments)")
+            let message = ObsBenchCommand.message(for: error)
             #expect(message.contains(fragment), "\(arguments): \(message)")
         }
     }

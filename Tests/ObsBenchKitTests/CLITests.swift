@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@testable import obsbench
+@testable import ObsBenchCLI
 import ObsBenchKit
 import ObservationStrategies
 import Testing
@@ -12,11 +12,11 @@ struct CLITests {
     /// Parses `arguments` as the root command would and returns the exit code and message of the failure.
     func failure(_ arguments: [String]) -> (code: Int32, message: String)? {
         do {
-            var command = try ObsBench.parseAsRoot(arguments)
+            var command = try ObsBenchCommand.parseAsRoot(arguments)
             try command.validate()
             return nil
         } catch {
-            return (ObsBench.exitCode(for: error).rawValue, ObsBench.message(for: error))
+            return (ObsBenchCommand.exitCode(for: error).rawValue, ObsBenchCommand.message(for: error))
         }
     }
 
@@ -90,7 +90,7 @@ struct CLITests {
         #expect(try SamplesReader.read(file: directory.samplesFile.path).count == 1)
         try directory.markLatest()
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: root.appendingPathComponent("latest").path) == "run-1")
-        let metadata = RunMetadata(runID: "run-1", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release", allocator: "system", suites: ["latency"], strategies: ["plain"], quick: true, commandLine: ["obsbench"], status: "interrupted", finishedTime: nil, clockResolutionNanoseconds: 1, clockCallCostNanoseconds: 20.5)
+        let metadata = RunMetadata(runID: "run-1", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release", allocator: "system", suites: ["latency"], strategies: ["plain"], quick: true, commandLine: ["obsbench"], status: .interrupted, finishedTime: nil, clockResolutionNanoseconds: 1, clockCallCostNanoseconds: 20.5)
         try directory.writeMetadata(metadata)
         let decoded = try JSONDecoder().decode(RunMetadata.self, from: Data(contentsOf: directory.metadataFile))
         #expect(decoded == metadata)

@@ -9,7 +9,7 @@ struct GateInstructionTests {
     static func metadata(measures: [CostMeasure] = [.time], valgrind: String = "valgrind-3.19.0", allocator: String = "jemalloc", quick: Bool = false,
                          suites: [String] = ["latency"], rounds: [String: Int] = ["latency": 8], options: [String] = ["--tool=callgrind", "--cache-sim=no"]) -> RunMetadata {
         RunMetadata(runID: "r", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release",
-                    allocator: allocator, suites: suites, strategies: ["plain"], quick: quick, commandLine: [], status: "completed", finishedTime: nil,
+                    allocator: allocator, suites: suites, strategies: ["plain"], quick: quick, commandLine: [], status: .completed, finishedTime: nil,
                     clockResolutionNanoseconds: 1, clockCallCostNanoseconds: 20, measures: measures,
                     instructionCounting: measures.contains(.instructions)
                         ? InstructionFacts(valgrindVersion: valgrind, tool: "callgrind", options: options, environment: ["SWIFT_DETERMINISTIC_HASHING=1"],

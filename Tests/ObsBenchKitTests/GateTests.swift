@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-@testable import obsbench
+@testable import ObsBenchCLI
 import ObsBenchKit
+import ObservationStrategies
 import Testing
 
 /// The gate's decisions on inputs with known answers: what is a regression, an improvement or
@@ -186,5 +187,42 @@ struct GateTests {
         #expect(status(["compare", good.path, good.path]) == 0)
         #expect(status(["compare", good.path, root.appendingPathComponent("absent").path]) == 1)
         #expect(status(["gate", "--baseline", good.path, "--current", good.path, "--metric-threshold", "oops"]) == 64)
+    }
+}
+
+/// The gate on strategies this binary does not know: their capabilities come from `run.json`.
+@Suite("Gate on strategies described only by run.json")
+struct UnknownStrategyGateTests {
+    static func metadata(_ delivery: Delivery?) -> RunMetadata {
+        RunMetadata(runID: "r", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release",
+                    allocator: "system", suites: ["s"], strategies: ["my-store"], quick: true, commandLine: [], status: .completed, finishedTime: nil,
+                    clockResolutionNanoseconds: 1, clockCallCostNanoseconds: 20,
+                    strategyDetails: delivery.map { [StrategyDescriptor(name: "my-store", summary: "a store of one's own", dependency: "none",
+                        capabilities: Capabilities(granularity: .object, deduplicates: false, delivery: $0, transactional: false, coalesces: true))] })
+    }
+
+    static func verdict(growingTo current: Double, described delivery: Delivery?) -> MetricComparison? {
+        let baseline = RunResults(rows: [GateTests.row("my-store", "reruns_per_write", 100)], samples: [], source: "a", metadata: metadata(delivery))
+        let now = RunResults(rows: [GateTests.row("my-store", "reruns_per_write", current)], samples: [], source: "b", metadata: metadata(delivery))
+        return RunComparison(baseline: baseline, current: now).comparisons.first
+    }
+
+    @Test("an asynchronous store's count gets the asynchronous tolerance; a synchronous one's is exact")
+    func deliveryFromRunJSON() throws {
+        #expect(try #require(Self.verdict(growingTo: 103, described: .asynchronous)).verdict == .unchanged)
+        #expect(try #require(Self.verdict(growingTo: 103, described: .synchronous)).verdict == .regression)
+        #expect(try #require(Self.verdict(growingTo: 110, described: .asynchronous)).verdict == .regression)
+        // Not described (a run older than strategy_details): held exactly, as a synchronous strategy.
+        #expect(try #require(Self.verdict(growingTo: 101, described: nil)).verdict == .regression)
+    }
+
+    @Test("run.json keeps each strategy's capabilities through a write and a read")
+    func roundTrip() throws {
+        let metadata = Self.metadata(.asynchronous)
+        let read = try JSONDecoder().decode(RunMetadata.self, from: JSONEncoder().encode(metadata))
+        #expect(read == metadata)
+        #expect(read.descriptor(of: "my-store")?.capabilities.delivery == .asynchronous)
+        #expect(read.descriptor(of: "observable")?.name == "observable", "built-in strategies are known without details")
+        #expect(read.descriptor(of: "nobody") == nil)
     }
 }

@@ -1,3 +1,5 @@
+import ObservationStrategies
+
 /// What the gate concluded about one metric.
 public enum Verdict: String, Sendable, Comparable {
     case regression, improvement, unchanged, informational
@@ -56,6 +58,12 @@ public struct RunComparison: Sendable {
         let base = Self.index(baseline, policy: policy)
         let now = Self.index(current, policy: policy)
         let unmeasuredNow = Self.unmeasured(current)
+        // Which strategies deliver asynchronously, from each run's run.json (a strategy this
+        // binary does not know is described there), else from the built-in strategies.
+        let asynchronous = Set((Set(baseline.rows.map(\.strategy)).union(current.rows.map(\.strategy))).filter { strategy in
+            (current.metadata?.descriptor(of: strategy) ?? baseline.metadata?.descriptor(of: strategy)
+                ?? StrategyRegistry.all.first { $0.name == strategy }?.descriptor)?.capabilities.delivery == .asynchronous
+        })
         var comparisons: [MetricComparison] = []
         // Timings beyond their threshold wait for their p-value to be judged together (Holm).
         var pending: [(index: Int, p: Double, worse: Bool, rounds: (Int, Int))] = []
@@ -73,7 +81,7 @@ public struct RunComparison: Sendable {
                 comparisons.append(MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: reason))
                 continue
             }
-            let (comparison, test) = Self.compare(key: key, old, new, policy: policy)
+            let (comparison, test) = Self.compare(key: key, old, new, policy: policy, asynchronous: asynchronous.contains(old.row.strategy))
             if test.judged {
                 judgedTimings += 1
                 // The timing with the most rounds is the one most able to reach significance.
@@ -126,9 +134,7 @@ public struct RunComparison: Sendable {
     }
 
     static func key(_ row: ResultRow) -> String {
-        // The executor names what was measured where one workload measures several (isolation kinds).
-        "\(row.suite)/\(row.workload)/\(row.strategy)/\(row.metric) objects=\(row.objects) S=\(row.subscribers) c=\(row.concurrency)"
-            + (row.executor == "main-actor" || row.executor.isEmpty ? "" : " on \(row.executor)")
+        RowKey(row).description
     }
 
     /// What ties samples to their row: `samples.csv` has these columns of a row, and no others.
@@ -150,7 +156,7 @@ public struct RunComparison: Sendable {
         var floors: [String: Double] = [:]
         if policy.normalizeToPlain {
             for row in run.rows where row.strategy == "plain" && row.metric == "latency" {
-                if let median = row.statistics?.median, median > 0 { floors["\(row.suite)/\(row.workload) S=\(row.subscribers)"] = median }
+                if let median = row.statistics?.median, median > 0 { floors[RowKey(row).plainFloor] = median }
             }
         }
         var rowsPerSampleKey: [String: Int] = [:]
@@ -164,7 +170,7 @@ public struct RunComparison: Sendable {
             let rowSamples = rounds[sampleKey(row)] ?? [:]
             var roundMedians = rowSamples.sorted { $0.key < $1.key }.compactMap { Statistics($0.value)?.median }
             if policy.normalizeToPlain, GatePolicy.metricClass(row.metric) == .timing {
-                guard let floor = floors["\(row.suite)/\(row.workload) S=\(row.subscribers)"] else { continue }
+                guard let floor = floors[RowKey(row).plainFloor] else { continue }
                 value /= floor
                 roundMedians = roundMedians.map { $0 / floor }
             }
@@ -183,7 +189,7 @@ public struct RunComparison: Sendable {
         var rounds = (0, 0)
     }
 
-    static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy) -> (MetricComparison, TimingTest) {
+    static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy, asynchronous: Bool) -> (MetricComparison, TimingTest) {
         var result = MetricComparison(key: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
                                       baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
         var test = TimingTest()
@@ -192,7 +198,7 @@ public struct RunComparison: Sendable {
             result.verdict = .informational
             result.reason = why
         case .instructions:
-            let tolerance = policy.instructionTolerance(strategy: old.row.strategy)
+            let tolerance = policy.instructionTolerance(strategy: old.row.strategy, asynchronous: asynchronous)
             // A floor for rows of a few Ir/op, where a few stray instructions of another thread in
             // a window would otherwise exceed a relative tolerance.
             let allowed = max(abs(old.value) * tolerance, GatePolicy.instructionToleranceFloor)
@@ -201,15 +207,15 @@ public struct RunComparison: Sendable {
             } else if new.value < old.value - allowed {
                 result.verdict = .improvement
             }
-            result.reason = "instructions, ±\(SummaryTable.format(percent: tolerance)) tolerance (\(policy.instructionToleranceReason(strategy: old.row.strategy)))"
-        case .count where !policy.gatesAsynchronousCounts && GatePolicy.isAsynchronous(old.row.strategy):
+            result.reason = "instructions, ±\(SummaryTable.format(percent: tolerance)) tolerance (\(policy.instructionToleranceReason(strategy: old.row.strategy, asynchronous: asynchronous)))"
+        case .count where !policy.gatesAsynchronousCounts && asynchronous:
             result.verdict = .informational
             result.reason = "asynchronous strategy's count, reported only (--async-counts report)"
         case .timing where !policy.gatesTimings:
             result.verdict = .informational
             result.reason = policy.timingsNotJudgedBecause
         case .count:
-            let tolerance = policy.countTolerance(strategy: old.row.strategy)
+            let tolerance = policy.countTolerance(asynchronous: asynchronous)
             // A count written back from CSV can differ from an equal one in its last bits: such a
             // difference (shown as +0.0%) is no change.
             let allowed = max(abs(old.value) * tolerance, abs(old.value) * 1e-9)

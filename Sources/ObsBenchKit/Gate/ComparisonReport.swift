@@ -36,23 +36,12 @@ public struct ComparisonReport: Sendable {
     static let header = ["verdict", "metric", "baseline", "current", "change", "unit", "why"]
 
     public func text() -> String {
-        let rows = [Self.header] + table
-        let widths = Self.header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        let lines = rows.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }
-        return "baseline: \(baselineSource)\ncurrent:  \(currentSource)\n\(headline)\n\n" + lines.joined(separator: "\n") + "\n"
+        "baseline: \(baselineSource)\ncurrent:  \(currentSource)\n\(headline)\n\n" + TextTable(header: Self.header, rows: table).text()
             + comparison.notes.map { "\nnote: \($0)\n" }.joined()
     }
 
     public func markdown() -> String {
-        let escape = { (cell: String) in cell.replacingOccurrences(of: "|", with: "\\|") }
-        let header = "| " + Self.header.joined(separator: " | ") + " |"
-        let rule = "|---|---|---:|---:|---:|---|---|"
-        let body = table.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }
-        return "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n" + ([header, rule] + body).joined(separator: "\n") + "\n"
+        "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n" + TextTable(header: Self.header, rows: table).markdown()
             + comparison.notes.map { "\n> \($0)\n" }.joined()
     }
 

@@ -75,29 +75,19 @@ public struct GatePolicy: Sendable {
         timingThresholds["\(workload)/\(metric)"] ?? timingThresholds[metric] ?? timingThreshold
     }
 
-    /// Whether `strategy` delivers asynchronously (its counts then depend on thread timing).
-    public static func isAsynchronous(_ strategy: String) -> Bool {
-        StrategyRegistry.entry(named: strategy)?.descriptor.capabilities.delivery == .asynchronous
+    /// How far an instruction count may move: wider for a row that counts other threads whose
+    /// timing varies (an asynchronous strategy's, or a hop's, whose strategy is `-`).
+    public func instructionTolerance(strategy: String, asynchronous: Bool) -> Double {
+        strategy == "-" || asynchronous ? asynchronousInstructionTolerance : instructionTolerance
     }
 
-    /// Whether a row of `strategy` counts other threads whose timing varies: an asynchronous
-    /// strategy's, or a hop's (strategy `-`).
-    static func countsOtherThreads(_ strategy: String) -> Bool {
-        strategy == "-" || isAsynchronous(strategy)
-    }
-
-    /// How far an instruction count of `strategy` may move.
-    public func instructionTolerance(strategy: String) -> Double {
-        Self.countsOtherThreads(strategy) ? asynchronousInstructionTolerance : instructionTolerance
-    }
-
-    func instructionToleranceReason(strategy: String) -> String {
+    func instructionToleranceReason(strategy: String, asynchronous: Bool) -> String {
         strategy == "-" ? "a hop: pool threads' timing moves the count"
-            : Self.isAsynchronous(strategy) ? "asynchronous strategy: its delivery threads' timing moves the count" : "synchronous strategy"
+            : asynchronous ? "asynchronous strategy: its delivery threads' timing moves the count" : "synchronous strategy"
     }
 
-    /// The relative growth a count of `strategy` may show.
-    public func countTolerance(strategy: String) -> Double {
-        Self.isAsynchronous(strategy) ? asynchronousCountTolerance : 0
+    /// The relative growth a count may show: none for a synchronous strategy.
+    public func countTolerance(asynchronous: Bool) -> Double {
+        asynchronous ? asynchronousCountTolerance : 0
     }
 }

@@ -30,7 +30,7 @@ public struct RunReport: Sendable {
                 ["host", metadata.host], ["CPU", "\(metadata.cpuModel), \(metadata.coreCount) cores"],
                 ["Swift", metadata.swiftVersion], ["build", metadata.buildConfiguration], ["allocator", metadata.allocator],
                 ["git revision", metadata.gitRevision], ["started", metadata.time], ["finished", metadata.finishedTime ?? "—"],
-                ["status", metadata.status], ["sampling", metadata.quick ? "--quick (short: for CI, not for conclusions)" : "full"],
+                ["status", metadata.status.rawValue], ["sampling", metadata.quick ? "--quick (short: for CI, not for conclusions)" : "full"],
                 ["suites", metadata.suites.joined(separator: ", ")], ["strategies", metadata.strategies.joined(separator: ", ")],
                 ["command", metadata.commandLine.joined(separator: " ")],
             ]))
@@ -38,10 +38,20 @@ public struct RunReport: Sendable {
             blocks.append(.paragraph("No `run.json` beside the results: machine facts unknown."))
         }
 
+        if let details = metadata?.strategyDetails, !details.isEmpty {
+            blocks.append(.heading(level: 2, text: "Strategies"))
+            blocks.append(.paragraph("As each strategy describes itself (from `run.json`): what a notification is about, when views re-run, and the component measured."))
+            blocks.append(.table(header: ["strategy", "granularity", "delivery", "transactional", "coalesces", "dedupes", "dependency", "what it is"], rows: details.map { detail in
+                let c = detail.capabilities
+                return [detail.name, c.granularity.rawValue, c.delivery.rawValue, c.transactional ? "yes" : "no", c.coalesces ? "yes" : "no",
+                        c.deduplicates ? "yes" : "no", detail.dependency, detail.summary]
+            }))
+        }
+
         blocks.append(.heading(level: 2, text: "Which strategy for which app"))
         blocks.append(.paragraph("Drawn from this run's numbers; only strategies that observe compete. A close second is often a fine choice: see the tables below."))
         var guide: [[String]] = []
-        for entry in ProfileGuide(rows: rows).entries {
+        for entry in ProfileGuide(rows: rows, metadata: metadata).entries {
             let ranking = entry.ranking
             let winner = ranking.first.map { "**\($0.strategy)** (\($0.value))" } ?? "—"
             let next = ranking.dropFirst().prefix(2).map { "\($0.strategy) (\($0.value))" }.joined(separator: ", ")
@@ -57,8 +67,7 @@ public struct RunReport: Sendable {
             blocks.append(.paragraph(table.unit))
             blocks.append(.table(header: [table.rowLabel] + table.columns, rows: table.rows.map { [$0.strategy] + $0.cells }))
             if !table.footnotes.isEmpty { blocks.append(.list(table.footnotes)) }
-            // plot.py names each suite's chart after the suite.
-            let relative = "plots/\(suite.name).svg"
+            let relative = suite.chartFile
             if let svg = try? String(contentsOf: runDirectory.appendingPathComponent(relative), encoding: .utf8) {
                 blocks.append(.chart(title: "\(suite.name) chart", relativePath: relative, svg: svg))
             }
@@ -89,9 +98,7 @@ public struct RunReport: Sendable {
             case .heading(let level, let text): return String(repeating: "#", count: level) + " " + text + "\n"
             case .paragraph(let text): return text + "\n"
             case .list(let items): return items.map { "- " + $0 }.joined(separator: "\n") + "\n"
-            case .table(let header, let rows):
-                func line(_ cells: [String]) -> String { "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
-                return ([line(header), "|" + header.map { _ in "---" }.joined(separator: "|") + "|"] + rows.map(line)).joined(separator: "\n") + "\n"
+            case .table(let header, let rows): return TextTable(header: header, rows: rows).markdown()
             case .chart(let title, let relativePath, _): return "![\(title)](\(relativePath))\n"
             }
         }.joined(separator: "\n")

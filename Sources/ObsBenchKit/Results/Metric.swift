@@ -16,6 +16,22 @@ public struct Metric: Sendable, Hashable {
         case count
         /// Reported, never judged, for the reason given.
         case informational(String)
+
+        /// `timing`, `instructions`, `count` or `informational`.
+        public var name: String {
+            switch self {
+            case .timing: "timing"
+            case .instructions: "instructions"
+            case .count: "count"
+            case .informational: "informational"
+            }
+        }
+
+        /// Why an informational metric is not judged; nil for the others.
+        public var reason: String? {
+            if case .informational(let reason) = self { return reason }
+            return nil
+        }
     }
 
     public init(_ name: String, unit: String, gate: GateTreatment) {

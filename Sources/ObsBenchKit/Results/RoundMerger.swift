@@ -47,24 +47,6 @@ public enum RoundMerger {
         return merged + errors
     }
 
-    /// Everything that names what a row measured (not its values or note).
-    struct RowKey: Hashable {
-        var suite, workload, strategy, executor, metric, unit: String
-        var objects, subscribers, concurrency: Int
-
-        init(_ row: ResultRow) {
-            suite = row.suite
-            workload = row.workload
-            strategy = row.strategy
-            executor = row.executor
-            metric = row.metric
-            unit = row.unit
-            objects = row.objects
-            subscribers = row.subscribers
-            concurrency = row.concurrency
-        }
-    }
-
     /// How samples name their row: only rows unique by workload, metric and subscriber count are
     /// matched to samples.
     struct SampleKey: Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import ObservationStrategies
 
 /// `run.json`: where and how a run was made, written beside `results.csv`.
 public struct RunMetadata: Codable, Sendable, Equatable {
@@ -17,8 +18,7 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var strategies: [String]
     public var quick: Bool
     public var commandLine: [String]
-    /// `running`, `completed`, `completed-with-errors`, `interrupted` or `failed`.
-    public var status: String
+    public var status: RunStatus
     public var finishedTime: String?
     public var clockResolutionNanoseconds: UInt64
     /// The measured cost of one clock read, in ns.
@@ -33,12 +33,15 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var toolchain: String?
     /// Worker rounds per suite, as run (nil in older runs).
     public var rounds: [String: Int]?
+    /// Each strategy's descriptor, capabilities included, so `compare`, `gate` and `report` can
+    /// read runs of strategies the reading binary does not know (nil in older runs).
+    public var strategyDetails: [StrategyDescriptor]?
 
     /// How the run measured cost: what it says, or time for runs older than the instruction mode.
     public var measuresOrDefault: [CostMeasure] { measures ?? [.time] }
 
-    public init(runID: String, time: String, gitRevision: String, host: String, cpuModel: String, coreCount: Int, swiftVersion: String, buildConfiguration: String, allocator: String, suites: [String], strategies: [String], quick: Bool, commandLine: [String], status: String, finishedTime: String?, clockResolutionNanoseconds: UInt64, clockCallCostNanoseconds: Double,
-                measures: [CostMeasure]? = nil, instructionCounting: InstructionFacts? = nil, toolchain: String? = nil, rounds: [String: Int]? = nil) {
+    public init(runID: String, time: String, gitRevision: String, host: String, cpuModel: String, coreCount: Int, swiftVersion: String, buildConfiguration: String, allocator: String, suites: [String], strategies: [String], quick: Bool, commandLine: [String], status: RunStatus, finishedTime: String?, clockResolutionNanoseconds: UInt64, clockCallCostNanoseconds: Double,
+                measures: [CostMeasure]? = nil, instructionCounting: InstructionFacts? = nil, toolchain: String? = nil, rounds: [String: Int]? = nil, strategyDetails: [StrategyDescriptor]? = nil) {
         self.runID = runID
         self.time = time
         self.gitRevision = gitRevision
@@ -60,6 +63,13 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         self.instructionCounting = instructionCounting
         self.toolchain = toolchain
         self.rounds = rounds
+        self.strategyDetails = strategyDetails
+    }
+
+    /// The descriptor of `strategy`: from `run.json`, or for runs older than that field, from the
+    /// built-in strategies of this binary; nil when neither knows it.
+    public func descriptor(of strategy: String) -> StrategyDescriptor? {
+        strategyDetails?.first { $0.name == strategy } ?? StrategyRegistry.all.first { $0.name == strategy }?.descriptor
     }
 
     enum CodingKeys: String, CodingKey {
@@ -68,8 +78,20 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         case allocator, suites, strategies, quick, commandLine = "command_line", status
         case finishedTime = "finished_time", clockResolutionNanoseconds = "clock_resolution_ns"
         case clockCallCostNanoseconds = "clock_call_cost_ns", measures, instructionCounting = "instruction_counting"
-        case toolchain, rounds
+        case toolchain, rounds, strategyDetails = "strategy_details"
     }
+}
+
+/// Where a run got to, as `run.json` says.
+public enum RunStatus: String, Codable, Sendable, CaseIterable {
+    /// Workers are still being run (or the parent was killed without a chance to say so).
+    case running
+    /// Every worker finished and measured.
+    case completed
+    /// Every worker ran; some failed, and their error rows are in `results.csv`.
+    case completedWithErrors = "completed-with-errors"
+    /// Stopped by SIGINT or SIGTERM: the rows of the workers that finished are kept.
+    case interrupted
 }
 
 /// Facts about this machine and build for `run.json`.

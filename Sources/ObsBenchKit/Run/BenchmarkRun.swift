@@ -44,7 +44,7 @@ public struct RunPlan: Sendable {
     /// The strategies `suite` runs workers for: all selected ones, or (for a suite that measures
     /// no strategy) the first, whose worker measures the suite once.
     public func strategies(of suite: Suite) -> [StrategyEntry] {
-        suite.independentOfStrategies ? Array(strategies.prefix(1)) : strategies
+        !suite.measuresStrategies ? Array(strategies.prefix(1)) : strategies
     }
 
     /// How many rounds `suite` runs each strategy in when measuring `measure`: instruction counts
@@ -151,7 +151,7 @@ public final class BenchmarkRun {
         unfinished = (suite, [:])
         for round in 1...rounds {
             for strategy in strategies {
-                let label = suite.independentOfStrategies ? suite.name : rounds > 1 ? "\(strategy.name) (round \(round)/\(rounds))" : strategy.name
+                let label = !suite.measuresStrategies ? suite.name : rounds > 1 ? "\(strategy.name) (round \(round)/\(rounds))" : strategy.name
                 progress.starting(suite: suiteLabel, strategy: label)
                 let begin = MonotonicClock.now()
                 var (output, failure) = await runWorker(suite: suite, strategy: strategy, round: round, measure: measure)

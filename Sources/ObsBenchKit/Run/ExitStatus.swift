@@ -18,6 +18,26 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The output folder cannot be written.
     case cannotWriteOutput = 73
 
+    /// What the status means, for `--help` and the README.
+    public var meaning: String {
+        switch self {
+        case .success: "everything measured; compare/gate: no regression; report/export: written"
+        case .failure: "some workers failed (their error rows are in the CSV), a run cannot be read, or another failure"
+        case .regression: "compare/gate: a regression, or a judged baseline metric missing from the run"
+        case .onlyImprovements: "compare/gate: only improvements"
+        case .baselineUnusable: "compare/gate: the baseline is missing or unreadable, or made differently (another measure, allocator, toolchain, Valgrind, CPU model, --quick)"
+        case .usage: "bad usage (unknown suite, strategy or format; bad sizes; conflicting options)"
+        case .unavailable: "--measure instructions without Valgrind (nothing measured)"
+        case .cannotWriteOutput: "the output folder cannot be written"
+        }
+    }
+
+    /// Every status with its meaning, one sentence, for `--help`.
+    public static var helpText: String {
+        allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")
+            + "; 130/143 interrupted by SIGINT/SIGTERM (the rows of every finished worker are kept)."
+    }
+
     /// Interrupted by `signal` (SIGINT: 130, SIGTERM: 143).
     public static func interrupted(by signal: Int32) -> Int32 { 128 + signal }
 }

@@ -17,15 +17,15 @@ enum Selection {
 
     /// Resolves strategy names (none means every strategy); throws a usage error listing valid names.
     static func strategies(_ names: [String]) throws -> [StrategyEntry] {
-        if names.isEmpty { return StrategyRegistry.all }
+        if names.isEmpty { return Registered.strategies }
         let chosen = try unique(names).map { name in
-            guard let entry = StrategyRegistry.entry(named: name) else {
-                throw ValidationError("unknown strategy '\(name)'. Valid strategies: \(StrategyRegistry.names.joined(separator: ", "))")
+            guard let entry = Registered.entry(named: name) else {
+                throw ValidationError("unknown strategy '\(name)'. Valid strategies: \(Registered.names.joined(separator: ", "))")
             }
             return entry
         }
         // Registry order, so tables always list strategies the same way.
-        return StrategyRegistry.all.filter { entry in chosen.contains { $0.name == entry.name } }
+        return Registered.strategies.filter { entry in chosen.contains { $0.name == entry.name } }
     }
 
     /// Checks `--objects`: at least 1, at most a million (a store is built per workload).

@@ -1,3 +1,15 @@
+extension Suite {
+    /// `--suite pool`: the cooperative pool under CPU-bound load; measures no strategy.
+    public static let pool = Suite(
+        name: "pool",
+        summary: "the cooperative pool under CPU-bound load: probe latency with K = 0, cores, 4 × cores busy tasks on the pool, a custom TaskExecutor or concurrentPerform; pool width and blocked-thread start delay; 1,000 items to the main actor per item or batched",
+        defaultObjects: 0,
+        measuresStrategies: false,
+        table: { suite, rows, _ in SummaryTable(poolOf: suite, rows: rows) },
+        workloads: ComputePlacement.allCases.map { PoolSaturationWorkload(placement: $0) as any Workload } + [PoolWidthWorkload(), MainActorBatchingWorkload()]
+    )
+}
+
 extension SummaryTable {
     /// Per compute placement and probe (a row each) and number of CPU-bound tasks (a column
     /// each): the probe's median latency. Under it, the pool's width seen, the start delay of a

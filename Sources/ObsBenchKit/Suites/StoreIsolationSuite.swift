@@ -1,3 +1,15 @@
+extension Suite {
+    /// `--suite store-isolation`: the design notes' GCD-queue store against its @MainActor and actor replacements; measures no strategy.
+    public static let storeIsolation = Suite(
+        name: "store-isolation",
+        summary: "the design notes' GCD-queue store against its @MainActor and actor replacements: write to view, reads, switches, 100 concurrent writers (bytes per store: memory suite)",
+        defaultObjects: 0,
+        measuresStrategies: false,
+        table: { suite, rows, _ in SummaryTable(storeIsolationOf: suite, rows: rows) },
+        workloads: [StoreWriteWorkload(), StoreReadWorkload(caller: .mainActor), StoreReadWorkload(caller: .background), StoreConcurrentWritersWorkload()]
+    )
+}
+
 extension SummaryTable {
     /// The design note's predicted table, shown under the measured one.
     static let storeIsolationPrediction = "the note predicted: write ~50 µs (GCD queue) vs ~10 µs (actor hop); read on the main thread ~5 µs vs ~2 µs; ~200 B vs ~64 B per store"

@@ -45,7 +45,7 @@ struct SelfCheckCommand: AsyncParsableCommand {
                 print("\(length) \(try dump.take().instructions)")
             }
         case .countWrites:
-            guard let entry = StrategyRegistry.entry(named: strategy) else { throw ValidationError("unknown strategy '\(strategy)'") }
+            guard let entry = Registered.entry(named: strategy) else { throw ValidationError("unknown strategy '\(strategy)'") }
             let store = try entry.makeStore(TaskRecord.sample(count: 100))
             var next = 0
             let spins = extraSpins
@@ -68,7 +68,7 @@ struct SelfCheckCommand: AsyncParsableCommand {
         case .attribution:
             var rows: [ResultRow] = []
             for name in ["plain", "observable", "published"] {
-                guard let entry = StrategyRegistry.entry(named: name) else { continue }
+                guard let entry = Registered.entry(named: name) else { continue }
                 let context = WorkloadContext(runID: "self-check", suite: "latency", strategy: entry, sampler: .quick, objects: 1_000,
                                               measure: .instructions, instructionSettings: .quick())
                 for workload in [ReadUntrackedWorkload(), WriteUnobservedWorkload(), ConcreteReferenceWorkload()] as [any Workload] {

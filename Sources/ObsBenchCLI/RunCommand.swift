@@ -18,7 +18,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("strategy"), help: ArgumentHelp(
         "Only run this strategy; repeatable. Default: every strategy.",
-        discussion: "Strategies: \(StrategyRegistry.names.joined(separator: ", ")). `plain` is always useful: ratios are to it.",
+        discussion: "Strategies: \(Registered.names.joined(separator: ", ")). `plain` is always useful: ratios are to it.",
         valueName: "name"))
     var strategies: [String] = []
 
@@ -98,7 +98,7 @@ struct RunCommand: AsyncParsableCommand {
         var callgrind: CallgrindInvocation?
         if plan.measures.contains(.instructions) {
             do {
-                callgrind = try CallgrindInvocation.prepare(workerExecutable: Self.currentExecutable, settings: plan.instructionSettings)
+                callgrind = try CallgrindInvocation.prepare(workerExecutable: ReleaseRedirect.currentExecutable, settings: plan.instructionSettings)
             } catch {
                 ReleaseRedirect.warn("obsbench: \(error)")
                 throw ExitStatus.unavailable.exitCode
@@ -123,7 +123,7 @@ struct RunCommand: AsyncParsableCommand {
             ReleaseRedirect.warn("obsbench: \(error)")
             throw ExitStatus.cannotWriteOutput.exitCode
         }
-        let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: Self.currentExecutable, callgrind: callgrind)
+        let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: ReleaseRedirect.currentExecutable, callgrind: callgrind)
         if let canary = Canary.current {
             ReleaseRedirect.warn("obsbench: \(Canary.variable) is set: \(canary.strategy)'s measured writes do \(SummaryTable.format(percent: canary.fraction)) extra work on purpose (a gate check). These numbers are not real.")
         }
@@ -136,18 +136,19 @@ struct RunCommand: AsyncParsableCommand {
             host: HostFacts.hostName, cpuModel: HostFacts.cpuModel, coreCount: HostFacts.coreCount,
             swiftVersion: HostFacts.swiftVersion, buildConfiguration: HostFacts.buildConfiguration,
             allocator: run.allocatorDescription, suites: plan.suites.filter { !plan.measures(of: $0).isEmpty }.map(\.name), strategies: plan.strategies.map(\.name),
-            quick: quick, commandLine: CommandLine.arguments, status: "running", finishedTime: nil,
+            quick: quick, commandLine: CommandLine.arguments, status: .running, finishedTime: nil,
             clockResolutionNanoseconds: MonotonicClock.resolutionNanoseconds,
             clockCallCostNanoseconds: MonotonicClock.measureCallCost(),
             measures: plan.measures, instructionCounting: callgrind?.facts, toolchain: HostFacts.toolchain,
-            rounds: Dictionary(uniqueKeysWithValues: plan.suites.filter { plan.measures(of: $0).contains(.time) }.map { ($0.name, plan.rounds(of: $0)) }))
+            rounds: Dictionary(uniqueKeysWithValues: plan.suites.filter { plan.measures(of: $0).contains(.time) }.map { ($0.name, plan.rounds(of: $0)) }),
+            strategyDetails: plan.strategies.map(\.descriptor))
         try directory.writeMetadata(metadata)
 
         let interruptions = InterruptHandler { signal in
             run.launcher.terminateCurrentWorker()
             callgrind?.cleanUp()
             run.appendPooledRows()
-            metadata.status = "interrupted"
+            metadata.status = .interrupted
             metadata.finishedTime = ISO8601DateFormatter().string(from: Date())
             try? directory.writeMetadata(metadata)
             try? directory.markLatest()
@@ -157,7 +158,7 @@ struct RunCommand: AsyncParsableCommand {
         await run.execute()
         interruptions.cancel()
 
-        metadata.status = run.failures.isEmpty ? "completed" : "completed-with-errors"
+        metadata.status = run.failures.isEmpty ? .completed : .completedWithErrors
         metadata.finishedTime = ISO8601DateFormatter().string(from: Date())
         try directory.writeMetadata(metadata)
         try directory.markLatest()
@@ -196,11 +197,6 @@ struct RunCommand: AsyncParsableCommand {
     static func runID(for date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         return formatter.string(from: date).replacingOccurrences(of: ":", with: "-")
-    }
-
-    /// This binary's path, for starting workers.
-    static var currentExecutable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }
 

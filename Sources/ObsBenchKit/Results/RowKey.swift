@@ -1,0 +1,40 @@
+/// What names the thing a row measured, apart from its values and note: the key the round merger
+/// pools rounds by, the comparison matches a baseline's rows by, the normalisation finds `plain`'s
+/// floor by, and the exports name benchmarks by.
+///
+/// ```swift
+/// RowKey(row).description  // "latency/write-observed/published/latency objects=1000 S=1 c=1"
+/// RowKey(row).benchmark    // "latency/write-observed/published objects=1000 S=1 c=1"
+/// ```
+public struct RowKey: Hashable, Sendable, CustomStringConvertible {
+    public var suite, workload, strategy, executor, metric, unit: String
+    public var objects, subscribers, concurrency: Int
+
+    public init(_ row: ResultRow) {
+        suite = row.suite
+        workload = row.workload
+        strategy = row.strategy
+        executor = row.executor
+        metric = row.metric
+        unit = row.unit
+        objects = row.objects
+        subscribers = row.subscribers
+        concurrency = row.concurrency
+    }
+
+    /// What was measured, without the metric: one benchmark, which may have several metrics.
+    /// The executor is named where one workload measures several (isolation kinds).
+    public var benchmark: String {
+        "\(suite)/\(workload)/\(strategy) objects=\(objects) S=\(subscribers) c=\(concurrency)"
+            + (executor == "main-actor" || executor.isEmpty ? "" : " on \(executor)")
+    }
+
+    /// The benchmark and the metric, as the gate's report names a row.
+    public var description: String {
+        "\(suite)/\(workload)/\(strategy)/\(metric) objects=\(objects) S=\(subscribers) c=\(concurrency)"
+            + (executor == "main-actor" || executor.isEmpty ? "" : " on \(executor)")
+    }
+
+    /// The `plain` row of the same workload and size whose latency a timing is normalised by.
+    var plainFloor: String { "\(suite)/\(workload) S=\(subscribers)" }
+}

@@ -1,0 +1,57 @@
+/// A table of text cells, rendered as aligned plain text or as GitHub-flavoured markdown: every
+/// table obsbench prints (summaries, the gate's verdicts, `list`, the report) goes through it.
+///
+/// ```swift
+/// TextTable(header: ["strategy", "latency"], rows: [["plain", "1.2 ns"]], alignment: .numbers).text()
+/// // strategy  latency
+/// // --------  -------
+/// // plain      1.2 ns
+/// ```
+public struct TextTable: Sendable {
+    /// How plain text aligns cells.
+    public enum Alignment: Sendable {
+        /// Every column left-aligned, no rule under the header.
+        case left
+        /// The first column left-aligned, the others (numbers) right-aligned, a rule under the header.
+        case numbers
+    }
+
+    public var header: [String]
+    public var rows: [[String]]
+    public var alignment: Alignment
+    /// Put before every plain-text line.
+    public var indent: String
+
+    public init(header: [String], rows: [[String]], alignment: Alignment = .left, indent: String = "") {
+        self.header = header
+        self.rows = rows
+        self.alignment = alignment
+        self.indent = indent
+    }
+
+    /// Aligned columns, two spaces apart; the last column is not padded when left-aligned.
+    public func text() -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            let padded = cells.enumerated().map { column, cell -> String in
+                let gap = String(repeating: " ", count: max(widths[column] - cell.count, 0))
+                switch alignment {
+                case .left: return column == cells.count - 1 ? cell : cell + gap
+                case .numbers: return column == 0 ? cell + gap : gap + cell
+                }
+            }
+            return indent + padded.joined(separator: "  ")
+        }
+        var lines = [line(header)]
+        if alignment == .numbers { lines.append(indent + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
+        return (lines + rows.map(line)).joined(separator: "\n") + "\n"
+    }
+
+    /// A markdown table; `|` in a cell is escaped, and number columns are right-aligned.
+    public func markdown() -> String {
+        func line(_ cells: [String]) -> String { "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
+        let rule = "|" + header.indices.map { alignment == .numbers && $0 > 0 ? "---:" : "---" }.joined(separator: "|") + "|"
+        return ([line(header), rule] + rows.map(line)).joined(separator: "\n") + "\n"
+    }
+}

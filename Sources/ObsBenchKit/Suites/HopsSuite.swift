@@ -1,0 +1,49 @@
+extension Suite {
+    /// `--suite hops`: round trips across isolation boundaries; measures no strategy.
+    public static let hops = Suite(
+        name: "hops",
+        summary: "round trips across isolation: default actor, main actor, dedicated-thread executor, TaskExecutor preference, DispatchQueue, Mutex; 1/2/8/64 callers",
+        defaultObjects: 0,
+        measuresStrategies: false,
+        table: { suite, rows, _ in SummaryTable(hopsOf: suite, rows: rows) },
+        workloads: RoundTripHopWorkload.Kind.allCases.map { RoundTripHopWorkload(kind: $0) as any Workload }
+            + WriteToViewHopWorkload.Handoff.allCases.map { WriteToViewHopWorkload(handoff: $0) as any Workload }
+    )
+}
+
+extension SummaryTable {
+    /// Per isolation kind (a row each) and caller count (a column each): the median round trip and
+    /// its ratio to a default actor's with as many callers, measured in the same run.
+    init(hopsOf suite: Suite, rows allRows: [ResultRow]) {
+        self.suite = suite.name
+        let measures = Self.costMeasures(in: allRows, suite: suite.name)
+        // The caller counts measured (instruction counts are made at 1 caller only).
+        let measuredCallers = Set(allRows.filter { $0.suite == suite.name && measures.map(\.metric.name).contains($0.metric) }.map(\.concurrency))
+        let concurrencies = RoundTripHopWorkload.concurrencies.filter { measuredCallers.isEmpty || measuredCallers.contains($0) }
+        columns = concurrencies.map { $0 == 1 ? "1 caller" : "\($0) callers" }
+        unit = "median \(Self.units(measures)) per round trip per caller (× default actor, same callers)"
+        rowLabel = "isolation"
+        let failed = allRows.contains { $0.suite == suite.name && $0.isError }
+        func median(_ measure: CostMeasure, _ workload: String, _ executor: String?, _ callers: Int) -> Double? {
+            allRows.first {
+                $0.suite == suite.name && $0.metric == measure.metric.name && $0.workload == workload
+                    && (executor == nil || $0.executor == executor) && $0.concurrency == callers
+            }?.statistics?.median
+        }
+        let floor = RoundTripHopWorkload(kind: .defaultActor)
+        func cell(_ workload: String, _ executor: String?, _ callers: Int) -> String {
+            Self.costCell(measures: measures, failed: failed) { measure in
+                (median(measure, workload, executor, callers), median(measure, floor.name, floor.kind.rawValue, callers))
+            }
+        }
+        rows = RoundTripHopWorkload.Kind.allCases.map { kind in
+            let workload = RoundTripHopWorkload(kind: kind).name
+            return (kind.rawValue, concurrencies.map { cell(workload, kind.rawValue, $0) })
+        }
+        // The write-to-view cases: one caller (the main actor) each.
+        for handoff in WriteToViewHopWorkload.Handoff.allCases {
+            let workload = WriteToViewHopWorkload(handoff: handoff).name
+            rows.append((workload, [cell(workload, nil, 1)] + Array(repeating: "—", count: concurrencies.count - 1)))
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// A named list of workloads: what `--suite NAME` runs, one worker process per strategy.
+public struct Suite: Sendable {
+    public var name: String
+    public var summary: String
+    /// Records per store, unless `--objects` says otherwise.
+    public var defaultObjects: Int
+    /// The workload whose `latency` median heads the summary table, first.
+    public var workloads: [any Workload]
+    /// Worker rounds per strategy unless `--rounds` says otherwise: a timing suite interleaves
+    /// several short rounds of every strategy so each one's samples span the run; a suite of exact
+    /// counts needs one.
+    public var defaultRounds: Int
+    /// Store sizes a sweeping workload uses, full and `--quick`, unless `--objects` names one.
+    public var objectSweep: [Int]
+    public var quickObjectSweep: [Int]
+    /// Whether workers run on jemalloc (memory: exact allocator counters) rather than the system
+    /// allocator applications run on (timing).
+    public var runsOnJemalloc: Bool
+    /// Whether the suite measures the strategies. A suite that measures something else (actor
+    /// hops, the stores of the migration plan, the cooperative pool) runs in one worker, whatever
+    /// `--strategy` says, and its rows name no strategy (`-`).
+    public var measuresStrategies: Bool
+    /// The suite's end-of-run table, from a run's rows and the strategies in it (in table order).
+    /// The suite's chart is `plots/<name>.svg`, drawn by plot-scripts/plot.py.
+    public var table: @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> SummaryTable
+
+    /// The suite's chart, relative to the run folder: plot-scripts/plot.py draws it, the report inlines it.
+    public var chartFile: String { "plots/\(name).svg" }
+
+    /// The workloads `--measure instructions` runs: those that can count instructions.
+    public var instructionWorkloads: [any Workload] { workloads.filter(\.countsInstructions) }
+
+    /// The workloads a worker runs when the run measures `measure`.
+    public func workloads(measuring measure: CostMeasure) -> [any Workload] {
+        measure == .instructions ? instructionWorkloads : workloads
+    }
+
+    public init(name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false, measuresStrategies: Bool = true,
+                table: @escaping @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> SummaryTable, workloads: [any Workload]) {
+        self.name = name
+        self.summary = summary
+        self.defaultObjects = defaultObjects
+        self.defaultRounds = defaultRounds
+        self.objectSweep = objectSweep ?? [defaultObjects]
+        self.quickObjectSweep = quickObjectSweep ?? self.objectSweep
+        self.runsOnJemalloc = runsOnJemalloc
+        self.measuresStrategies = measuresStrategies
+        self.table = table
+        self.workloads = workloads
+    }
+}
+
+/// Every suite obsbench can run, in the order a run takes them. Adding a suite means one file in
+/// `Suites/` (the suite, its workloads named, and its table) and its name in this list.
+public enum SuiteRegistry {
+    public static let all: [Suite] = [.latency, .memory, .scaling, .consistency, .hops, .storeIsolation, .pool]
+
+    public static var names: [String] { all.map(\.name) }
+
+    public static func suite(named name: String) -> Suite? {
+        all.first { $0.name == name }
+    }
+}
