@@ -11,7 +11,7 @@ struct WorkerCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The suite to run.") var suite: String
-    @Option(help: "The strategy to run it against.") var strategy: String
+    @Option(help: "The strategy to run it against (none for a suite that measures no strategy).") var strategy: String?
     @Option(name: .customLong("run-id"), help: "The run these rows belong to.") var runID: String
     @Flag(help: "Use the short sampling settings.") var quick = false
     @Option(help: "Records per store (default: the suite's).") var objects: Int?
@@ -28,6 +28,10 @@ struct WorkerCommand: AsyncParsableCommand {
         try Selection.validateSubscribers(subscribers)
         try Selection.validateRounds(rounds)
         guard (1...rounds).contains(round) else { throw ValidationError("--round must be in 1...\(rounds), got \(round)") }
+        let measuresStrategies = try Selection.suites([suite]).allSatisfy(\.measuresStrategies)
+        guard (strategy != nil) == measuresStrategies else {
+            throw ValidationError(measuresStrategies ? "--strategy is needed: suite \(suite) measures strategies" : "suite \(suite) measures no strategy: drop --strategy")
+        }
     }
 
     @MainActor
@@ -35,9 +39,8 @@ struct WorkerCommand: AsyncParsableCommand {
         #if DEBUG
         throw ValidationError("a worker must be a release build: numbers from a debug build are not reported")
         #else
-        guard let suite = try Selection.suites([suite]).first, let strategy = try Selection.strategies([strategy]).first else {
-            throw ValidationError("nothing to run")
-        }
+        guard let suite = try Selection.suites([suite]).first else { throw ValidationError("nothing to run") }
+        let strategy = try strategy.flatMap { try Selection.strategies([$0]).first }
         try await Worker.run(
             suite: suite, strategy: strategy, sampler: (quick ? SamplerSettings.quick : .standard).shared(by: rounds), round: round,
             quick: quick, objects: objects, subscribers: subscribers,

@@ -40,6 +40,11 @@ struct BadInputTests {
         (["compare", "a", "b", "--counts-only", "--metric-threshold", "latency=0.1"], "--counts-only and --metric-threshold conflict"),
         (["gate"], "Missing expected argument '--baseline"),
         (["list", "extra"], "Unexpected argument 'extra'"),
+        (["list", "--format", "yaml"], "yaml"),
+        (["export", "results/latest"], "Missing expected argument '--format"),
+        (["export", "results/latest", "--format", "csv"], "csv"),
+        (["worker", "--suite", "hops", "--strategy", "plain", "--run-id", "r", "--rows-file", "a", "--samples-file", "b"], "suite hops measures no strategy"),
+        (["worker", "--suite", "latency", "--run-id", "r", "--rows-file", "a", "--samples-file", "b"], "--strategy is needed: suite latency measures strategies"),
     ]
 
     @Test("bad command lines exit 64 with a message naming the problem", arguments: usageCases.indices)

@@ -96,3 +96,23 @@ struct CLITests {
         #expect(decoded == metadata)
     }
 }
+
+/// `list --format json`: what plot-scripts/ and .ci/run read instead of repeating names.
+@Suite("list --format json")
+struct ListJSONTests {
+    @Test("every suite with its chart and whether it measures strategies, every strategy, every non-count metric")
+    func catalog() throws {
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(ListCommand.Catalog().json().utf8)) as? [String: Any])
+        let suites = try #require(json["suites"] as? [[String: Any]])
+        #expect(suites.compactMap { $0["name"] as? String } == SuiteRegistry.names)
+        #expect(suites.compactMap { $0["chart"] as? String } == SuiteRegistry.names.map { "plots/\($0).svg" })
+        let independent = suites.filter { ($0["measures_strategies"] as? Bool) == false }.compactMap { $0["name"] as? String }
+        #expect(independent == ["hops", "store-isolation", "pool"])
+        let strategies = try #require(json["strategies"] as? [[String: Any]])
+        #expect(strategies.compactMap { $0["name"] as? String } == StrategyRegistry.names)
+        #expect(strategies.allSatisfy { ($0["capabilities"] as? [String: Any])?["delivery"] is String })
+        let metrics = try #require(json["metrics"] as? [[String: Any]])
+        #expect(metrics.contains { $0["name"] as? String == "latency" && $0["gate"] as? String == "timing" && $0["unit"] as? String == "ns/op" })
+        #expect(metrics.contains { $0["gate"] as? String == "informational" && $0["reason"] is String })
+    }
+}

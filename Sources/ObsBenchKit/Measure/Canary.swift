@@ -61,7 +61,7 @@ extension WorkloadContext {
     /// instructions), divided by one spin's cost measured the same way.
     @MainActor
     func canarySpins(_ batch: @escaping Batch, emptyBatch: @escaping Batch, label: String) async throws -> Double {
-        guard let canary = Canary.current, canary.strategy == strategy.name else { return 0 }
+        guard let canary = Canary.current, canary.strategy == strategy?.name else { return 0 }
         guard let cost = try await measureCost(batch, emptyBatch: emptyBatch, sampler: .quick, label: "\(label) canary sizing").median else { return 0 }
         let perSpin: Double
         switch measure {

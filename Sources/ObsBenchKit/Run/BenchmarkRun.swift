@@ -41,10 +41,10 @@ public struct RunPlan: Sendable {
         suites.filter { measures(of: $0).isEmpty }
     }
 
-    /// The strategies `suite` runs workers for: all selected ones, or (for a suite that measures
-    /// no strategy) the first, whose worker measures the suite once.
-    public func strategies(of suite: Suite) -> [StrategyEntry] {
-        !suite.measuresStrategies ? Array(strategies.prefix(1)) : strategies
+    /// The strategies `suite` runs workers for: all selected ones, or for a suite that measures
+    /// no strategy, one worker with none (nil).
+    public func strategies(of suite: Suite) -> [StrategyEntry?] {
+        suite.measuresStrategies ? strategies : [nil]
     }
 
     /// How many rounds `suite` runs each strategy in when measuring `measure`: instruction counts
@@ -61,8 +61,8 @@ public struct RunPlan: Sendable {
     }
 
     /// The arguments of the hidden `worker` command for one round of one suite and strategy.
-    public func workerArguments(suite: Suite, strategy: StrategyEntry, runID: String, round: Int = 1, measure: CostMeasure = .time) -> [String] {
-        var arguments = ["worker", "--suite", suite.name, "--strategy", strategy.name, "--run-id", runID]
+    public func workerArguments(suite: Suite, strategy: StrategyEntry?, runID: String, round: Int = 1, measure: CostMeasure = .time) -> [String] {
+        var arguments = ["worker", "--suite", suite.name] + (strategy.map { ["--strategy", $0.name] } ?? []) + ["--run-id", runID]
         if quick { arguments.append("--quick") }
         if let objects { arguments += ["--objects", String(objects)] }
         if let subscribers { arguments += ["--subscribers", String(subscribers)] }
@@ -151,7 +151,8 @@ public final class BenchmarkRun {
         unfinished = (suite, [:])
         for round in 1...rounds {
             for strategy in strategies {
-                let label = !suite.measuresStrategies ? suite.name : rounds > 1 ? "\(strategy.name) (round \(round)/\(rounds))" : strategy.name
+                let name = strategy?.name ?? "-"
+                let label = strategy == nil ? suite.name : rounds > 1 ? "\(name) (round \(round)/\(rounds))" : name
                 progress.starting(suite: suiteLabel, strategy: label)
                 let begin = MonotonicClock.now()
                 var (output, failure) = await runWorker(suite: suite, strategy: strategy, round: round, measure: measure)
@@ -161,8 +162,8 @@ public final class BenchmarkRun {
                 } catch {
                     failure = "cannot append results: \(error.localizedDescription)"
                 }
-                unfinished?.perStrategy[strategy.name, default: ([], [])].rounds.append(output.rows)
-                unfinished?.perStrategy[strategy.name, default: ([], [])].samples += output.samples
+                unfinished?.perStrategy[name, default: ([], [])].rounds.append(output.rows)
+                unfinished?.perStrategy[name, default: ([], [])].samples += output.samples
                 if let failure { failures.append("\(suite.name) · \(label): \(failure)") }
                 progress.finished(suite: suiteLabel, strategy: label, seconds: seconds, error: failure)
             }
@@ -176,20 +177,20 @@ public final class BenchmarkRun {
     public func appendPooledRows() {
         guard let (suite, perStrategy) = unfinished else { return }
         unfinished = nil
-        for strategy in plan.strategies(of: suite) {
-            guard let measured = perStrategy[strategy.name] else { continue }
+        for name in plan.strategies(of: suite).map({ $0?.name ?? "-" }) {
+            guard let measured = perStrategy[name] else { continue }
             let merged = RoundMerger.merge(rounds: measured.rounds, samples: measured.samples)
             do {
                 try directory.append(results: merged)
             } catch {
-                failures.append("\(suite.name) · \(strategy.name): cannot append results: \(error.localizedDescription)")
+                failures.append("\(suite.name) · \(name): cannot append results: \(error.localizedDescription)")
             }
             rows += merged
         }
     }
 
     /// Runs one worker; a crash, hang or unreadable output becomes an error row.
-    private func runWorker(suite: Suite, strategy: StrategyEntry, round: Int, measure: CostMeasure) async -> (WorkloadOutput, String?) {
+    private func runWorker(suite: Suite, strategy: StrategyEntry?, round: Int, measure: CostMeasure) async -> (WorkloadOutput, String?) {
         let arguments = plan.workerArguments(suite: suite, strategy: strategy, runID: runID, round: round, measure: measure)
         let outcome: WorkerLauncher.Outcome
         if measure == .instructions {
@@ -204,7 +205,7 @@ public final class BenchmarkRun {
             let errors = finished.rows.filter(\.isError).map(\.note)
             return (finished, errors.isEmpty ? nil : errors.joined(separator: "; "))
         case .failed(let message):
-            return (WorkloadOutput(rows: [ResultRow.error(runID: runID, suite: suite.name, strategy: strategy.name, message: message)]), message)
+            return (WorkloadOutput(rows: [ResultRow.error(runID: runID, suite: suite.name, strategy: strategy?.name ?? "-", message: message)]), message)
         }
     }
 

@@ -1,13 +1,14 @@
 import Foundation
 import ObservationStrategies
 
-/// What a worker process does: run every workload of one suite against one strategy, in this
-/// process, and write the rows and raw samples to the files the parent named.
+/// What a worker process does: run every workload of one suite against one strategy (none, for a
+/// suite that measures no strategy), in this process, and write the rows and raw samples to the
+/// files the parent named.
 ///
 /// A workload that throws becomes an error row and the next workload still runs.
 @MainActor
 public enum Worker {
-    public static func run(suite: Suite, strategy: StrategyEntry, sampler: SamplerSettings, round: Int = 1, quick: Bool, objects: Int?, subscribers: Int? = nil,
+    public static func run(suite: Suite, strategy: StrategyEntry?, sampler: SamplerSettings, round: Int = 1, quick: Bool, objects: Int?, subscribers: Int? = nil,
                            measure: CostMeasure = .time, instructionSettings: InstructionSettings = .standard(),
                            runID: String, rowsFile: String, samplesFile: String) async throws {
         let context = WorkloadContext(
@@ -18,7 +19,7 @@ public enum Worker {
         _ = ThreadSanitizerHooks.isActive
         var output = WorkloadOutput()
         if !ProcessCounters.isMainThread {
-            output.rows.append(ResultRow.error(runID: runID, suite: suite.name, strategy: strategy.name, message: "the worker's main-actor code is not running on the main thread: its numbers would not be an app's"))
+            output.rows.append(ResultRow.error(runID: runID, suite: suite.name, strategy: context.strategyName, message: "the worker's main-actor code is not running on the main thread: its numbers would not be an app's"))
         }
         for workload in suite.workloads(measuring: measure) {
             do {
@@ -26,7 +27,7 @@ public enum Worker {
                 for index in measured.samples.indices { measured.samples[index].round = round }
                 output.append(measured)
             } catch {
-                var row = ResultRow.error(runID: runID, suite: suite.name, strategy: strategy.name, message: "\(workload.name) failed: \(error)")
+                var row = ResultRow.error(runID: runID, suite: suite.name, strategy: context.strategyName, message: "\(workload.name) failed: \(error)")
                 row.workload = workload.name
                 output.rows.append(row)
             }

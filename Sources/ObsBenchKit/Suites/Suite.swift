@@ -53,7 +53,15 @@ public struct Suite: Sendable {
 /// Every suite obsbench can run, in the order a run takes them. Adding a suite means one file in
 /// `Suites/` (the suite, its workloads named, and its table) and its name in this list.
 public enum SuiteRegistry {
-    public static let all: [Suite] = [.latency, .memory, .scaling, .consistency, .hops, .storeIsolation, .pool]
+    public static let all: [Suite] = [
+        .latency,
+        .memory,
+        .scaling,
+        .consistency,
+        .hops,
+        .storeIsolation,
+        .pool,
+    ]
 
     public static var names: [String] { all.map(\.name) }
 

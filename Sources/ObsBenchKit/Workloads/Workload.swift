@@ -4,7 +4,9 @@ import ObservationStrategies
 public struct WorkloadContext: Sendable {
     public var runID: String
     public var suite: String
-    public var strategy: StrategyEntry
+    /// The strategy measured; nil in a suite that measures none (hops, store-isolation, pool),
+    /// whose rows name `-`.
+    public var strategy: StrategyEntry?
     public var sampler: SamplerSettings
     /// Records in the store the workload builds.
     public var objects: Int
@@ -19,7 +21,7 @@ public struct WorkloadContext: Sendable {
     /// How instructions are counted, when `measure` is `.instructions`.
     public var instructionSettings: InstructionSettings
 
-    public init(runID: String, suite: String, strategy: StrategyEntry, sampler: SamplerSettings, objects: Int, objectSweep: [Int]? = nil, quick: Bool = false, subscribers: Int? = nil,
+    public init(runID: String, suite: String, strategy: StrategyEntry?, sampler: SamplerSettings, objects: Int, objectSweep: [Int]? = nil, quick: Bool = false, subscribers: Int? = nil,
                 measure: CostMeasure = .time, instructionSettings: InstructionSettings = .standard()) {
         self.runID = runID
         self.suite = suite
@@ -33,10 +35,19 @@ public struct WorkloadContext: Sendable {
         self.instructionSettings = instructionSettings
     }
 
+    /// The strategy measured, for a workload of a suite that measures strategies.
+    public func measuredStrategy() throws -> StrategyEntry {
+        guard let strategy else { throw WorkloadError.noStrategy(suite: suite) }
+        return strategy
+    }
+
+    /// What rows name as their strategy: the strategy's name, or `-` when the suite measures none.
+    public var strategyName: String { strategy?.name ?? "-" }
+
     /// A fresh store of `objects` records of this context's strategy.
     @MainActor
     public func makeStore() throws -> any ObservationStrategy {
-        try strategy.makeStore(TaskRecord.sample(count: objects))
+        try measuredStrategy().makeStore(TaskRecord.sample(count: objects))
     }
 }
 
@@ -97,7 +108,7 @@ extension WorkloadContext {
         case .time:
             .time(try await Sampler(settings: settings ?? sampler).sample(batch, emptyBatch: emptyBatch))
         case .instructions:
-            .instructions(try await InstructionCounter(settings: instructionSettings).count(batch, emptyBatch: emptyBatch, label: "\(suite) \(label) \(strategy.name)"))
+            .instructions(try await InstructionCounter(settings: instructionSettings).count(batch, emptyBatch: emptyBatch, label: "\(suite) \(label) \(strategyName)"))
         }
     }
 
@@ -106,13 +117,13 @@ extension WorkloadContext {
     func latencyOutput(workload: String, subscribers: Int, measured: CostPerOperation, note: String) -> WorkloadOutput {
         func row(_ metric: Metric, _ statistics: Statistics?, _ note: String) -> ResultRow {
             ResultRow(
-                runID: runID, suite: suite, workload: workload, strategy: strategy.name, executor: "main-actor",
+                runID: runID, suite: suite, workload: workload, strategy: strategyName, executor: "main-actor",
                 objects: objects, subscribers: subscribers, concurrency: 1, metric: metric.name, unit: metric.unit,
                 statistics: statistics, note: note)
         }
         func samples(_ metric: Metric, _ values: [Double]) -> [SampleRow] {
             values.enumerated().map { index, value in
-                SampleRow(runID: runID, suite: suite, workload: workload, strategy: strategy.name, metric: metric.name, unit: metric.unit, index: index, value: value, subscribers: subscribers)
+                SampleRow(runID: runID, suite: suite, workload: workload, strategy: strategyName, metric: metric.name, unit: metric.unit, index: index, value: value, subscribers: subscribers)
             }
         }
         switch measured {
@@ -139,7 +150,7 @@ extension WorkloadContext {
     /// row that says, in its note, why the count could not be measured here.
     func countRow(workload: String, objects: Int? = nil, subscribers: Int, metric: String, unit: String, value: Double?, note: String) -> ResultRow {
         ResultRow(
-            runID: runID, suite: suite, workload: workload, strategy: strategy.name, executor: "main-actor",
+            runID: runID, suite: suite, workload: workload, strategy: strategyName, executor: "main-actor",
             objects: objects ?? self.objects, subscribers: subscribers, concurrency: 1, metric: metric, unit: unit,
             statistics: value.map { Statistics(exact: $0) }, note: note)
     }
@@ -151,11 +162,14 @@ public enum WorkloadError: Error, CustomStringConvertible {
     case viewFailed(String)
     /// This platform offers no way to measure what the workload measures.
     case notMeasurable(String)
+    /// A workload that measures a strategy ran in a suite that measures none.
+    case noStrategy(suite: String)
 
     public var description: String {
         switch self {
         case .viewFailed(let message): "the measured view failed: \(message)"
         case .notMeasurable(let message): "not measurable here: \(message)"
+        case .noStrategy(let suite): "this workload measures a strategy, and suite \(suite) measures none"
         }
     }
 }

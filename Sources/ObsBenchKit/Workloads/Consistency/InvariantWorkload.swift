@@ -51,7 +51,7 @@ public struct InvariantWorkload: Workload {
         let initial = TaskRecord.sample(count: records)
         let checker = ConsistencyChecker(records: records)
         let log = CommitLog(records: initial, checker: checker)
-        let store = try context.strategy.makeStore(initial)
+        let store = try context.measuredStrategy().makeStore(initial)
         let list = try store.subscribe(checker.listSpec)
         let count = views == .combinedObservations ? try store.subscribe(checker.countSpec) : nil
         await store.settle()
@@ -80,7 +80,7 @@ public struct InvariantWorkload: Workload {
         await store.tearDown()
         if let failure = viewStates.lazy.compactMap(\.failure).first { throw WorkloadError.viewFailed(failure) }
         let finalShown = checker.shown(list: listState.lastSeen)
-        let granularity = context.strategy.descriptor.capabilities.granularity
+        let granularity = try context.measuredStrategy().descriptor.capabilities.granularity
         guard granularity == .none || finalShown == log.finalState else {
             throw WorkloadError.viewFailed("after settle() the view showed \(finalShown.map(String.init(describing:)) ?? "values of the wrong shape"), not the last commit's \(log.finalState)")
         }

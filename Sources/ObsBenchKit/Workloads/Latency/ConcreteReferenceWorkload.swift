@@ -15,7 +15,7 @@ public struct ConcreteReferenceWorkload: Workload {
     public init() {}
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
-        guard let loops = context.strategy.makeConcreteLoops(TaskRecord.sample(count: context.objects)) else { return WorkloadOutput() }
+        guard let loops = try context.measuredStrategy().makeConcreteLoops(TaskRecord.sample(count: context.objects)) else { return WorkloadOutput() }
         return try await context.measureConcreteLoops(
             loops, readName: Self.readName, writeName: Self.writeName,
             readNote: "priority of records 1...N in turn on the concrete record type, summed; no protocol, store or field enum",

@@ -17,7 +17,7 @@ public struct IgnoredFieldWorkload: Workload {
     public init() {}
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
-        guard let loops = context.strategy.makeIgnoredFieldLoops(TaskRecord.sample(count: context.objects)) else { return WorkloadOutput() }
+        guard let loops = try context.measuredStrategy().makeIgnoredFieldLoops(TaskRecord.sample(count: context.objects)) else { return WorkloadOutput() }
         return try await context.measureConcreteLoops(
             loops, readName: Self.readName, writeName: Self.writeName,
             readNote: "@ObservationIgnored priority of records 1...N in turn on the concrete record type, summed; a stored property like plain's (compare read-untracked-concrete, plain and observable)",

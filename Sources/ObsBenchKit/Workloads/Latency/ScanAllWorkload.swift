@@ -31,7 +31,7 @@ public struct ScanAllWorkload: Workload {
             var sized = context
             sized.objects = size
             let records = TaskRecord.sample(count: size)
-            let store = try context.strategy.makeStore(records)
+            let store = try context.measuredStrategy().makeStore(records)
             let measured = try await sized.measureCost({ iterations in
                 for _ in 0..<iterations {
                     var sum = 0
@@ -47,7 +47,7 @@ public struct ScanAllWorkload: Workload {
             await store.tearDown()
             output.append(sized.latencyOutput(workload: name, subscribers: 0, measured: measured,
                                               note: "priority of all \(size) records through the strategy's readEach, summed; one op is one scan"))
-            guard let loops = context.strategy.makeConcreteLoops(records) else { continue }
+            guard let loops = try context.measuredStrategy().makeConcreteLoops(records) else { continue }
             let concrete = try await sized.measureCost({ iterations in
                 for _ in 0..<iterations { blackHole(loops.read(size)) }
             }, emptyBatch: { iterations in

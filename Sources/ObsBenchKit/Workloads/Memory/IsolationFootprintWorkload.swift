@@ -44,7 +44,7 @@ public struct IsolationFootprintWorkload: Workload {
     }
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
-        guard context.strategy.name == "plain" else { return WorkloadOutput() }
+        guard context.strategy?.name == "plain" else { return WorkloadOutput() }
         let probe = try context.memoryProbe()
         var output = WorkloadOutput()
         for (index, kind) in Kind.allCases.enumerated() {

@@ -26,7 +26,7 @@ public struct StoreLifecycleWorkload: Workload {
             views.reserveCapacity(count)
             let start = context.reading(probe)
 
-            var store: (any ObservationStrategy)? = try context.strategy.makeStore(TaskRecord.sample(count: count))
+            var store: (any ObservationStrategy)? = try context.measuredStrategy().makeStore(TaskRecord.sample(count: count))
             await store?.settle()
             let built = context.reading(probe).since(start)
             let fresh = built.liveBytes

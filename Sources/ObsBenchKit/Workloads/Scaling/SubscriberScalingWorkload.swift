@@ -48,7 +48,7 @@ public struct SubscriberScalingWorkload: Workload {
         let counts = Self.subscriberCounts(upTo: context.subscribers ?? (context.quick ? Self.quickLargestSubscriberCount : Self.defaultLargestSubscriberCount))
         let largest = counts.max()!
         let records = max(context.objects, ScalingTopology.allCases.map { $0.recordsNeeded(subscribers: largest) }.max()!)
-        let store = try context.strategy.makeStore(TaskRecord.sample(count: records))
+        let store = try context.measuredStrategy().makeStore(TaskRecord.sample(count: records))
         // Each point gets a share of the sampling budget, and at least 10 samples.
         var settings = context.sampler
         settings.budgetNanoseconds /= 4
