@@ -61,6 +61,7 @@ public enum SuiteRegistry {
         .hops,
         .storeIsolation,
         .pool,
+        .subscription,
     ]
 
     public static var names: [String] { all.map(\.name) }
