@@ -14,13 +14,13 @@ struct RunCommand: AsyncParsableCommand {
         "A suite to run; repeatable. `all` runs every suite.",
         discussion: "Suites: all, \(SuiteRegistry.names.joined(separator: ", ")).",
         valueName: "name"))
-    var suites: [String] = ["all"]
+    var suites: [SuiteChoice] = [.all]
 
     @Option(name: .customLong("strategy"), help: ArgumentHelp(
         "Only run this strategy; repeatable. Default: every strategy.",
         discussion: "Strategies: \(Registered.names.joined(separator: ", ")). `plain` is always useful: ratios are to it.",
         valueName: "name"))
-    var strategies: [String] = []
+    var strategies: [StrategyEntry] = []
 
     @Flag(help: "Sized for CI: timing samples of about 0.1 s per measurement instead of 0.6 s; instruction loops of 200/600 operations instead of 500/1500.")
     var quick = false
@@ -59,8 +59,6 @@ struct RunCommand: AsyncParsableCommand {
     var workerTimeout: Double = 900
 
     func validate() throws {
-        _ = try Selection.suites(suites)
-        _ = try Selection.strategies(strategies)
         try Selection.validateObjects(objects)
         try Selection.validateSubscribers(subscribers)
         try Selection.validateRounds(rounds)
@@ -78,7 +76,7 @@ struct RunCommand: AsyncParsableCommand {
 
     private func makePlan() throws -> RunPlan {
         RunPlan(
-            suites: try Selection.suites(suites), strategies: try Selection.strategies(strategies),
+            suites: Selection.suites(suites), strategies: Selection.strategies(strategies),
             quick: quick, objects: objects, rounds: rounds, subscribers: subscribers, workerTimeoutSeconds: workerTimeout,
             measures: measures, instructionSettings: quick ? .quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation))
     }
@@ -95,79 +93,18 @@ struct RunCommand: AsyncParsableCommand {
     @MainActor
     private func runRelease() async throws {
         let plan = try makePlan()
-        var callgrind: CallgrindInvocation?
-        if plan.measures.contains(.instructions) {
-            do {
-                callgrind = try CallgrindInvocation.prepare(workerExecutable: ReleaseRedirect.currentExecutable, settings: plan.instructionSettings)
-            } catch {
-                ReleaseRedirect.warn("obsbench: \(error)")
-                throw ExitStatus.unavailable.exitCode
-            }
-        }
-        defer { callgrind?.cleanUp() }
-        for suite in plan.suitesWithoutMeasures {
-            ReleaseRedirect.warn("obsbench: skipping \(suite.name): none of its workloads can be measured in \(plan.measures.map(\.rawValue).joined(separator: " or ")) (--measure instructions counts the latency suite and hops at 1 caller)")
-        }
-        let startTime = Date()
-        // Two runs started in the same second get -2, -3… rather than sharing a folder.
-        var runID = Self.runID(for: startTime)
-        var suffix = 1
-        while FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).appendingPathComponent(runID).path) {
-            suffix += 1
-            runID = Self.runID(for: startTime) + "-\(suffix)"
-        }
-        let directory: ResultsDirectory
+        let outcome: RunSession.Outcome
         do {
-            directory = try ResultsDirectory(output: output, runID: runID)
+            outcome = try await RunSession.run(plan, output: output, workerExecutable: ReleaseRedirect.currentExecutable)
         } catch {
             ReleaseRedirect.warn("obsbench: \(error)")
-            throw ExitStatus.cannotWriteOutput.exitCode
+            throw error.status.exitCode
         }
-        let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: ReleaseRedirect.currentExecutable, callgrind: callgrind)
-        if let canary = Canary.current {
-            ReleaseRedirect.warn("obsbench: \(Canary.variable) is set: \(canary.strategy)'s measured writes do \(SummaryTable.format(percent: canary.fraction)) extra work on purpose (a gate check). These numbers are not real.")
-        }
-        if plan.suites.contains(where: \.runsOnJemalloc), run.jemallocEnvironment == nil {
-            ReleaseRedirect.warn("obsbench: jemalloc not found; the memory suite reads glibc's counters instead (no allocation counts). Install it: \(JemallocLibrary.installHint)")
-        }
-        var metadata = RunMetadata(
-            runID: runID, time: ISO8601DateFormatter().string(from: startTime),
-            gitRevision: HostFacts.gitRevision(in: FileManager.default.currentDirectoryPath),
-            host: HostFacts.hostName, cpuModel: HostFacts.cpuModel, coreCount: HostFacts.coreCount,
-            swiftVersion: HostFacts.swiftVersion, buildConfiguration: HostFacts.buildConfiguration,
-            allocator: run.allocatorDescription, suites: plan.suites.filter { !plan.measures(of: $0).isEmpty }.map(\.name), strategies: plan.strategies.map(\.name),
-            quick: quick, commandLine: CommandLine.arguments, status: .running, finishedTime: nil,
-            clockResolutionNanoseconds: MonotonicClock.resolutionNanoseconds,
-            clockCallCostNanoseconds: MonotonicClock.measureCallCost(),
-            measures: plan.measures, instructionCounting: callgrind?.facts, toolchain: HostFacts.toolchain,
-            rounds: Dictionary(uniqueKeysWithValues: plan.suites.filter { plan.measures(of: $0).contains(.time) }.map { ($0.name, plan.rounds(of: $0)) }),
-            strategyDetails: plan.strategies.map(\.descriptor))
-        try directory.writeMetadata(metadata)
-
-        let interruptions = InterruptHandler { signal in
-            run.launcher.terminateCurrentWorker()
-            callgrind?.cleanUp()
-            run.appendPooledRows()
-            metadata.status = .interrupted
-            metadata.finishedTime = ISO8601DateFormatter().string(from: Date())
-            try? directory.writeMetadata(metadata)
-            try? directory.markLatest()
-            ReleaseRedirect.warn("\nobsbench: interrupted by signal \(signal); the rows of every worker that finished are in \(directory.resultsFile.path) (pooled), rounds.csv and samples.csv; run.json says interrupted")
-            Foundation.exit(ExitStatus.interrupted(by: signal))
-        }
-        await run.execute()
-        interruptions.cancel()
-
-        metadata.status = run.failures.isEmpty ? .completed : .completedWithErrors
-        metadata.finishedTime = ISO8601DateFormatter().string(from: Date())
-        try directory.writeMetadata(metadata)
-        try directory.markLatest()
-
-        print(render(run.rows, plan: plan), terminator: "")
-        ReleaseRedirect.warn("results: \(directory.resultsFile.path) (raw samples: samples.csv, run facts: run.json; \(output)/latest points here)")
-        if !run.failures.isEmpty {
-            ReleaseRedirect.warn("obsbench: \(run.failures.count) worker(s) failed; their error rows are in results.csv:")
-            for failure in run.failures { ReleaseRedirect.warn("  \(failure)") }
+        print(render(outcome.rows, plan: plan), terminator: "")
+        ReleaseRedirect.warn("results: \(outcome.directory.resultsFile.path) (raw samples: samples.csv, run facts: run.json; \(output)/latest points here)")
+        if !outcome.failures.isEmpty {
+            ReleaseRedirect.warn("obsbench: \(outcome.failures.count) worker(s) failed; their error rows are in results.csv:")
+            for failure in outcome.failures { ReleaseRedirect.warn("  \(failure)") }
             throw ExitStatus.failure.exitCode
         }
     }
@@ -191,35 +128,5 @@ struct RunCommand: AsyncParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             return (try? String(decoding: encoder.encode(objects), as: UTF8.self) + "\n") ?? "[]\n"
         }
-    }
-
-    /// A sortable, filesystem-safe id from the start time, e.g. `2026-11-23T10-54-07Z`.
-    static func runID(for date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        return formatter.string(from: date).replacingOccurrences(of: ":", with: "-")
-    }
-}
-
-/// Turns SIGINT and SIGTERM into a callback on the main actor, so a run can stop its worker and
-/// record that it was interrupted before exiting.
-@MainActor
-final class InterruptHandler {
-    private var sources: [any DispatchSourceSignal] = []
-
-    init(_ handler: @escaping @MainActor (Int32) -> Void) {
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler {
-                MainActor.assumeIsolated { handler(signalNumber) }
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
-        sources.removeAll()
     }
 }

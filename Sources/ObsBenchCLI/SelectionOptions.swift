@@ -2,29 +2,59 @@ import ArgumentParser
 import ObsBenchKit
 import ObservationStrategies
 
-/// Suite and strategy choices shared by `run` and `worker`, validated against the registries.
-enum Selection {
-    /// Resolves suite names (`all` means every suite); throws a usage error listing valid names.
-    static func suites(_ names: [String]) throws -> [Suite] {
-        if names.isEmpty || names.contains("all") { return SuiteRegistry.all }
-        return try unique(names).map { name in
-            guard let suite = SuiteRegistry.suite(named: name) else {
-                throw ValidationError("unknown suite '\(name)'. Valid suites: all, \(SuiteRegistry.names.joined(separator: ", "))")
-            }
-            return suite
+/// A `--suite` value: one suite by name, or `all`.
+enum SuiteChoice: ExpressibleByArgument, CustomStringConvertible {
+    case all
+    case one(Suite)
+
+    init?(argument: String) {
+        if argument == "all" {
+            self = .all
+        } else if let suite = SuiteRegistry.suite(named: argument) {
+            self = .one(suite)
+        } else {
+            return nil
         }
     }
 
-    /// Resolves strategy names (none means every strategy); throws a usage error listing valid names.
-    static func strategies(_ names: [String]) throws -> [StrategyEntry] {
-        if names.isEmpty { return Registered.strategies }
-        let chosen = try unique(names).map { name in
-            guard let entry = Registered.entry(named: name) else {
-                throw ValidationError("unknown strategy '\(name)'. Valid strategies: \(Registered.names.joined(separator: ", "))")
-            }
-            return entry
+    static var allValueStrings: [String] { ["all"] + SuiteRegistry.names }
+
+    var description: String {
+        switch self {
+        case .all: "all"
+        case .one(let suite): suite.name
         }
-        // Registry order, so tables always list strategies the same way.
+    }
+
+    var defaultValueDescription: String { description }
+}
+
+/// A `--strategy` value: a strategy this binary measures, by name.
+extension StrategyEntry: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let entry = Registered.entry(named: argument) else { return nil }
+        self = entry
+    }
+
+    public static var allValueStrings: [String] { Registered.names }
+}
+
+/// Suite and strategy choices shared by `run` and `worker`, and the checks of their sizes.
+enum Selection {
+    /// The suites chosen (`all`, or none, means every suite), each once, in registry order.
+    static func suites(_ choices: [SuiteChoice]) -> [Suite] {
+        let names = choices.compactMap { choice -> String? in
+            if case .one(let suite) = choice { return suite.name }
+            return nil
+        }
+        if names.count < choices.count || choices.isEmpty { return SuiteRegistry.all }
+        return SuiteRegistry.all.filter { names.contains($0.name) }
+    }
+
+    /// The strategies chosen (none means every strategy), each once, in registry order so tables
+    /// always list strategies the same way.
+    static func strategies(_ chosen: [StrategyEntry]) -> [StrategyEntry] {
+        if chosen.isEmpty { return Registered.strategies }
         return Registered.strategies.filter { entry in chosen.contains { $0.name == entry.name } }
     }
 
@@ -50,10 +80,5 @@ enum Selection {
         guard (1...20).contains(rounds) else {
             throw ValidationError("--rounds must be between 1 and 20, got \(rounds)")
         }
-    }
-
-    private static func unique(_ names: [String]) -> [String] {
-        var seen = Set<String>()
-        return names.filter { seen.insert($0).inserted }
     }
 }

@@ -10,8 +10,8 @@ struct WorkerCommand: AsyncParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(help: "The suite to run.") var suite: String
-    @Option(help: "The strategy to run it against (none for a suite that measures no strategy).") var strategy: String?
+    @Option(help: "The suite to run.") var suite: SuiteChoice
+    @Option(help: "The strategy to run it against (none for a suite that measures no strategy).") var strategy: StrategyEntry?
     @Option(name: .customLong("run-id"), help: "The run these rows belong to.") var runID: String
     @Flag(help: "Use the short sampling settings.") var quick = false
     @Option(help: "Records per store (default: the suite's).") var objects: Int?
@@ -28,9 +28,9 @@ struct WorkerCommand: AsyncParsableCommand {
         try Selection.validateSubscribers(subscribers)
         try Selection.validateRounds(rounds)
         guard (1...rounds).contains(round) else { throw ValidationError("--round must be in 1...\(rounds), got \(round)") }
-        let measuresStrategies = try Selection.suites([suite]).allSatisfy(\.measuresStrategies)
-        guard (strategy != nil) == measuresStrategies else {
-            throw ValidationError(measuresStrategies ? "--strategy is needed: suite \(suite) measures strategies" : "suite \(suite) measures no strategy: drop --strategy")
+        guard case .one(let suite) = suite else { throw ValidationError("a worker runs one suite, not all") }
+        guard (strategy != nil) == suite.measuresStrategies else {
+            throw ValidationError(suite.measuresStrategies ? "--strategy is needed: suite \(suite.name) measures strategies" : "suite \(suite.name) measures no strategy: drop --strategy")
         }
     }
 
@@ -39,8 +39,7 @@ struct WorkerCommand: AsyncParsableCommand {
         #if DEBUG
         throw ValidationError("a worker must be a release build: numbers from a debug build are not reported")
         #else
-        guard let suite = try Selection.suites([suite]).first else { throw ValidationError("nothing to run") }
-        let strategy = try strategy.flatMap { try Selection.strategies([$0]).first }
+        guard case .one(let suite) = suite else { throw ValidationError("a worker runs one suite, not all") }
         try await Worker.run(
             suite: suite, strategy: strategy, sampler: (quick ? SamplerSettings.quick : .standard).shared(by: rounds), round: round,
             quick: quick, objects: objects, subscribers: subscribers,

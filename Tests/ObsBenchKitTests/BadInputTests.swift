@@ -12,8 +12,8 @@ struct BadInputTests {
 
     /// Command lines that must be refused with exit status 64, and a fragment of the message.
     static let usageCases: [(arguments: [String], message: String)] = [
-        (["--suite", "latencyy"], "unknown suite 'latencyy'"),
-        (["--suite", "latency", "--strategy", "mobx"], "unknown strategy 'mobx'"),
+        (["--suite", "latencyy"], "The value 'latencyy' is invalid for '--suite <name>'"),
+        (["--suite", "latency", "--strategy", "mobx"], "The value 'mobx' is invalid for '--strategy <name>'"),
         (["--format", "xml"], "xml"),
         (["--objects", "0"], "--objects must be between 1 and 1000000, got 0"),
         (["--objects", "-5"], "-5"),

@@ -24,16 +24,16 @@ struct CLITests {
     func unknownSuite() throws {
         let result = try #require(failure(["--suite", "latencyy"]))
         #expect(result.code == 64)
-        #expect(result.message.contains("unknown suite 'latencyy'"))
-        #expect(result.message.contains("Valid suites: all, latency"))
+        #expect(result.message.contains("The value 'latencyy' is invalid for '--suite <name>'"))
+        #expect(result.message.contains((["all"] + SuiteRegistry.names).map { "  - \($0)" }.joined(separator: "\n")))
     }
 
     @Test("an unknown strategy exits 64 and lists the valid strategies")
     func unknownStrategy() throws {
         let result = try #require(failure(["--suite", "latency", "--strategy", "observable", "--strategy", "mobx"]))
         #expect(result.code == 64)
-        #expect(result.message.contains("unknown strategy 'mobx'"))
-        #expect(result.message.contains(StrategyRegistry.names.joined(separator: ", ")))
+        #expect(result.message.contains("The value 'mobx' is invalid for '--strategy <name>'"))
+        #expect(result.message.contains(StrategyRegistry.names.map { "  - \($0)" }.joined(separator: "\n")))
     }
 
     @Test("an unknown format exits 64 and names the formats")
@@ -61,9 +61,12 @@ struct CLITests {
 
     @Test("strategies run in registry order, each once, whatever order they were named in")
     func strategyOrder() throws {
-        let chosen = try Selection.strategies(["grdb-pool", "plain", "grdb-pool"])
-        #expect(chosen.map(\.name) == ["plain", "grdb-pool"])
-        #expect(try Selection.suites(["all", "latency"]).map(\.name) == SuiteRegistry.names)
+        let named = try ["grdb-pool", "plain", "grdb-pool"].map { try #require(StrategyEntry(argument: $0)) }
+        #expect(Selection.strategies(named).map(\.name) == ["plain", "grdb-pool"])
+        let suites = try ["all", "latency"].map { try #require(SuiteChoice(argument: $0)) }
+        #expect(Selection.suites(suites).map(\.name) == SuiteRegistry.names)
+        #expect(Selection.suites([try #require(SuiteChoice(argument: "pool")), try #require(SuiteChoice(argument: "latency"))]).map(\.name) == ["latency", "pool"])
+        #expect(StrategyEntry(argument: "mobx") == nil && SuiteChoice(argument: "latencyy") == nil)
     }
 
     @Test("an output path that is a file, or cannot be created, fails before any measuring")
