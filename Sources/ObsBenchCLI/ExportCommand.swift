@@ -16,7 +16,7 @@ struct ExportCommand: ParsableCommand {
         suite/workload/strategy and sizes, its measure the metric. \
         Exported: every row the gate judges (timings as medians with their 95% interval, exact counts, \
         instruction counts); informational rows and error rows are left out, and the count is said on stderr. \
-        Exit status: 0 written; 1 the run cannot be read or the file written.
+        Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
         """
     )
 

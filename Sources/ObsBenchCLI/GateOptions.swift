@@ -151,9 +151,7 @@ struct CompareCommand: ParsableCommand {
         rounds (each round's median from samples.csv beside results.csv; exact Mann-Whitney, Holm over \
         the run's timings; fewer than 4 rounds a side: reported, not judged); exact counts (bytes, allocations, re-runs, torn \
         observations) may not grow (asynchronous strategies: within --async-count-tolerance). \
-        Exit status: 0 no regression; 2 regression, or a judged baseline metric missing from the new run; \
-        4 only improvements; 5 baseline missing or unreadable (the message names the file, line and \
-        reason); 64 bad options; 1 any other failure.
+        Exit status: \(ExitStatus.helpText(ExitStatus.comparisonStatuses)).
         """
     )
 
@@ -177,9 +175,7 @@ struct GateCommand: ParsableCommand {
         abstract: "Judge a run (default: results/latest) against a committed baseline; exit 2 on a regression.",
         discussion: """
         In CI: `obsbench --suite all --quick` then `obsbench gate --baseline results/baseline`. \
-        Same judgement and exit status as `compare`: 0 no regression; 2 regression, or a judged \
-        baseline metric missing from the run; 4 only improvements; 5 baseline missing or unreadable; \
-        64 bad options; 1 any other failure.
+        Same judgement as `compare`. Exit status: \(ExitStatus.helpText(ExitStatus.comparisonStatuses)).
         """
     )
 
@@ -194,4 +190,9 @@ struct GateCommand: ParsableCommand {
     func run() throws {
         try options.compare(baseline: baseline, current: current)
     }
+}
+
+extension ExitStatus {
+    /// What `compare` and `gate` end with.
+    static let comparisonStatuses: [ExitStatus] = [.success, .regression, .onlyImprovements, .baselineUnusable, .usage, .failure]
 }

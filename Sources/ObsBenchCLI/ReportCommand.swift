@@ -11,7 +11,7 @@ struct ReportCommand: ParsableCommand {
         Charts come from the run's plots/ folder; when it has none, `python3 plot-scripts/plot.py RUN` \
         is run first (matplotlib: plot-scripts/requirements.txt), and the report says so if it cannot be. \
         Claims are read from claims/claims.json (add a claim there, no code needed). \
-        Exit status: 0 written; 1 the run or the claims file cannot be read, or the report cannot be written.
+        Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
         """
     )
 

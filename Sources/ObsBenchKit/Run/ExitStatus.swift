@@ -34,8 +34,12 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
 
     /// Every status with its meaning, one sentence, for `--help`.
     public static var helpText: String {
-        allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")
-            + "; 130/143 interrupted by SIGINT/SIGTERM (the rows of every finished worker are kept)."
+        helpText(allCases) + "; 130/143 interrupted by SIGINT/SIGTERM (the rows of every finished worker are kept)."
+    }
+
+    /// The statuses one command can end with, with their meanings, for its `--help`.
+    public static func helpText(_ statuses: [ExitStatus]) -> String {
+        statuses.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")
     }
 
     /// Interrupted by `signal` (SIGINT: 130, SIGTERM: 143).
