@@ -9,7 +9,7 @@ struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List suites, their workloads, and strategies with their capabilities.",
-        discussion: "--format json is for scripts (plot-scripts/, .ci/run): suites (name, whether it measures strategies, chart file, workloads), strategies (name, summary, dependency, capabilities) and metrics (name, unit, gate treatment)."
+        discussion: "--format json is for scripts (plot-scripts/, .ci/run): suites (name, whether it measures strategies, chart file, workloads), strategies (name, summary, dependency, capabilities) and every metric (name, unit, gate treatment)."
     )
 
     /// How `list` prints.
@@ -88,7 +88,7 @@ struct ListCommand: ParsableCommand {
                        defaultRounds: suite.defaultRounds, runsOnJemalloc: suite.runsOnJemalloc)
         }
         var strategies = Registered.strategies.map(\.descriptor)
-        /// The metrics that are not exact counts; any other metric is an exact count.
+        /// Every metric obsbench writes; a name not listed is judged as an exact count.
         var metrics = Metric.all.values.sorted { $0.name < $1.name }.map { metric in
             MetricEntry(name: metric.name, unit: metric.unit, gate: metric.gate.name, reason: metric.gate.reason)
         }

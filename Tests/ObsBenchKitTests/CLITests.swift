@@ -103,7 +103,7 @@ struct CLITests {
 /// `list --format json`: what plot-scripts/ and .ci/run read instead of repeating names.
 @Suite("list --format json")
 struct ListJSONTests {
-    @Test("every suite with its chart and whether it measures strategies, every strategy, every non-count metric")
+    @Test("every suite with its chart and whether it measures strategies, every strategy, every metric")
     func catalog() throws {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(ListCommand.Catalog().json().utf8)) as? [String: Any])
         let suites = try #require(json["suites"] as? [[String: Any]])
@@ -117,5 +117,6 @@ struct ListJSONTests {
         let metrics = try #require(json["metrics"] as? [[String: Any]])
         #expect(metrics.contains { $0["name"] as? String == "latency" && $0["gate"] as? String == "timing" && $0["unit"] as? String == "ns/op" })
         #expect(metrics.contains { $0["gate"] as? String == "informational" && $0["reason"] is String })
+        #expect(metrics.contains { $0["name"] as? String == "fresh_bytes_per_object" && $0["gate"] as? String == "count" })
     }
 }

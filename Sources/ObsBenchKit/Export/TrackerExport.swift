@@ -66,11 +66,11 @@ public struct TrackerExport: Sendable {
         rows.map { row in
             let stats = row.statistics!
             let exact = stats.ci95Low == stats.ci95High
-            let spread = exact ? "exact" : "p10 \(ResultRow.format(stats.p10)), p90 \(ResultRow.format(stats.p90))"
+            let spread = exact ? "exact" : "p10 \(NumberFormat.csv(stats.p10)), p90 \(NumberFormat.csv(stats.p90))"
             let extra = "\(spread); \(stats.count) samples, \(row.rounds) round(s); run \(row.runID)" + (row.note.isEmpty ? "" : "; \(row.note)")
             return ActionBenchmarkEntry(
                 name: RowKey(row).description, unit: row.unit, value: stats.median,
-                range: exact ? nil : "± \(ResultRow.format((stats.ci95High - stats.ci95Low) / 2))", extra: extra)
+                range: exact ? nil : "± \(NumberFormat.csv((stats.ci95High - stats.ci95Low) / 2))", extra: extra)
         }
     }
 

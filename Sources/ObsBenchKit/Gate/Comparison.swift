@@ -97,12 +97,12 @@ public struct RunComparison: Sendable {
         let firstLevel = policy.significance / Double(max(judgedTimings, 1))
         if let (m, n) = mostRounds, MannWhitneyU.smallestTwoSidedPValue(m, n) >= firstLevel {
             let needed = MannWhitneyU.roundsNeeded(level: firstLevel)
-            notes.append("No timing can be judged a regression or an improvement here: with \(judgedTimings) timings judged, Holm's first level is \(Self.format(policy.significance)) / \(judgedTimings) = \(Self.format(firstLevel)), and the smallest two-sided p that \(m) and \(n) rounds can give is \(Self.format(MannWhitneyU.smallestTwoSidedPValue(m, n))). A verdict needs \(needed) rounds on each side (--rounds \(needed)), or fewer timings judged (--strategy, --suite).")
+            notes.append("No timing can be judged a regression or an improvement here: with \(judgedTimings) timings judged, Holm's first level is \(NumberFormat.pValue(policy.significance)) / \(judgedTimings) = \(NumberFormat.pValue(firstLevel)), and the smallest two-sided p that \(m) and \(n) rounds can give is \(NumberFormat.pValue(MannWhitneyU.smallestTwoSidedPValue(m, n))). A verdict needs \(needed) rounds on each side (--rounds \(needed)), or fewer timings judged (--strategy, --suite).")
         }
         var stillRejecting = true
         for (step, candidate) in pending.sorted(by: { $0.p < $1.p }).enumerated() {
             let level = policy.significance / Double(max(judgedTimings - step, 1))
-            let test = "two-sided exact Mann-Whitney on round medians (\(candidate.rounds.0) vs \(candidate.rounds.1)) p = \(Self.format(candidate.p)), Holm level \(Self.format(level)) (\(Self.format(policy.significance)) over \(judgedTimings) timings)"
+            let test = "two-sided exact Mann-Whitney on round medians (\(candidate.rounds.0) vs \(candidate.rounds.1)) p = \(NumberFormat.pValue(candidate.p)), Holm level \(NumberFormat.pValue(level)) (\(NumberFormat.pValue(policy.significance)) over \(judgedTimings) timings)"
             if stillRejecting && candidate.p < level {
                 comparisons[candidate.index].verdict = candidate.worse ? .regression : .improvement
                 comparisons[candidate.index].reason += ", " + test
@@ -155,7 +155,7 @@ public struct RunComparison: Sendable {
         }
         var floors: [String: Double] = [:]
         if policy.normalizeToPlain {
-            for row in run.rows where row.strategy == "plain" && row.metric == "latency" {
+            for row in run.rows where row.strategy == "plain" && row.metric == Metric.latency.name {
                 if let median = row.statistics?.median, median > 0 { floors[RowKey(row).plainFloor] = median }
             }
         }
@@ -207,7 +207,7 @@ public struct RunComparison: Sendable {
             } else if new.value < old.value - allowed {
                 result.verdict = .improvement
             }
-            result.reason = "instructions, ±\(SummaryTable.format(percent: tolerance)) tolerance (\(policy.instructionToleranceReason(strategy: old.row.strategy, asynchronous: asynchronous)))"
+            result.reason = "instructions, ±\(NumberFormat.percent(tolerance)) tolerance (\(policy.instructionToleranceReason(strategy: old.row.strategy, asynchronous: asynchronous)))"
         case .count where !policy.gatesAsynchronousCounts && asynchronous:
             result.verdict = .informational
             result.reason = "asynchronous strategy's count, reported only (--async-counts report)"
@@ -239,18 +239,14 @@ public struct RunComparison: Sendable {
             test.judged = true
             test.rounds = (old.roundMedians.count, new.roundMedians.count)
             guard abs(change) > threshold else {
-                result.reason = "within the \(SummaryTable.format(percent: threshold)) noise threshold"
+                result.reason = "within the \(NumberFormat.percent(threshold)) noise threshold"
                 return (result, test)
             }
             // Two-sided, so the test is fixed before the data are seen: "did it change", at twice
             // the one-sided p of the direction it moved in.
             test.pendingP = MannWhitneyU.twoSidedPValue(new.roundMedians, old.roundMedians)
-            result.reason = "beyond \(SummaryTable.format(percent: threshold))"
+            result.reason = "beyond \(NumberFormat.percent(threshold))"
         }
         return (result, test)
-    }
-
-    static func format(_ p: Double) -> String {
-        p < 0.0001 ? "<0.0001" : String((p * 10_000).rounded() / 10_000)
     }
 }

@@ -28,8 +28,8 @@ public struct ComparisonReport: Sendable {
 
     var table: [[String]] {
         comparison.comparisons.map { item in
-            [item.verdict.rawValue, item.key, number(item.baseline), number(item.current),
-             item.change.map { String(format: "%+.1f%%", $0 * 100) } ?? "—", item.unit, item.reason]
+            [item.verdict.rawValue, item.key, item.baseline.map(NumberFormat.compared) ?? "—", item.current.map(NumberFormat.compared) ?? "—",
+             item.change.map(NumberFormat.change) ?? "—", item.unit, item.reason]
         }
     }
 
@@ -43,11 +43,5 @@ public struct ComparisonReport: Sendable {
     public func markdown() -> String {
         "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n" + TextTable(header: Self.header, rows: table).markdown()
             + comparison.notes.map { "\n> \($0)\n" }.joined()
-    }
-
-    private func number(_ value: Double?) -> String {
-        guard let value else { return "—" }
-        if value == value.rounded(), abs(value) < 1e12 { return String(Int64(value)) }
-        return String(format: abs(value) < 10 ? "%.4g" : "%.1f", value)
     }
 }

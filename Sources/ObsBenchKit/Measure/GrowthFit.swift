@@ -59,7 +59,7 @@ public enum GrowthFit {
         case ..<0.2: "O(1)"
         case 0.8..<1.2: "O(\(variable))"
         case 1.8..<2.2: "O(\(variable)²)"
-        default: "O(\(variable)^\(String(format: "%.1f", slope)))"
+        default: "O(\(variable)^\(NumberFormat.fixed(slope, digits: 1)))"
         }
     }
 }

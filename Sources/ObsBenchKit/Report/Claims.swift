@@ -165,7 +165,7 @@ public struct ClaimVerdict: Sendable {
             case .success(let (value, where_)):
                 let inside = (check.low.map { value >= $0 } ?? true) && (check.high.map { value <= $0 } ?? true)
                 if !inside { anyOutside = true }
-                findings.append("\(check.what): \(Self.format(value))\(check.unit.isEmpty ? "" : " " + check.unit)\(where_) — claimed \(Self.range(check)) \(inside ? "✓" : "✗")")
+                findings.append("\(check.what): \(NumberFormat.claimed(value))\(check.unit.isEmpty ? "" : " " + check.unit)\(where_) — claimed \(Self.range(check)) \(inside ? "✓" : "✗")")
             }
         }
         self.findings = findings
@@ -196,19 +196,11 @@ public struct ClaimVerdict: Sendable {
 
     static func range(_ check: Check) -> String {
         switch (check.low, check.high) {
-        case let (low?, high?) where low == high: "\(format(low))"
-        case let (low?, high?): "\(format(low))–\(format(high))"
-        case let (low?, nil): "≥ \(format(low))"
-        case let (nil, high?): "≤ \(format(high))"
+        case let (low?, high?) where low == high: NumberFormat.claimed(low)
+        case let (low?, high?): "\(NumberFormat.claimed(low))–\(NumberFormat.claimed(high))"
+        case let (low?, nil): "≥ \(NumberFormat.claimed(low))"
+        case let (nil, high?): "≤ \(NumberFormat.claimed(high))"
         case (nil, nil): "anything"
         }
-    }
-
-    static func format(_ value: Double) -> String {
-        let magnitude = abs(value)
-        if value == value.rounded() && magnitude < 1e9 { return String(Int(value)) }
-        if magnitude >= 100 { return String(format: "%.0f", value) }
-        if magnitude >= 10 { return String(format: "%.1f", value) }
-        return String(format: "%.2f", value)
     }
 }

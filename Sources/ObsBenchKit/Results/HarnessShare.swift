@@ -44,7 +44,7 @@ public struct HarnessShare: Sendable, Equatable {
 
     /// "observable read: 214 Ir via the protocol, 200 Ir concrete, net of plain: harness 7%".
     public var description: String {
-        let format: (Double) -> String = measure == .time ? { SummaryTable.format(nanoseconds: $0) } : { SummaryTable.format(instructions: $0) }
-        return "\(strategy) \(operation): \(format(protocolNet)) via the protocol, \(format(concreteNet)) concrete, net of plain: harness \(String(format: "%.0f", share * 100))%"
+        let format: (Double) -> String = measure == .time ? { NumberFormat.nanoseconds($0) } : { NumberFormat.instructions($0) }
+        return "\(strategy) \(operation): \(format(protocolNet)) via the protocol, \(format(concreteNet)) concrete, net of plain: harness \(NumberFormat.fixed(share * 100, digits: 0))%"
     }
 }

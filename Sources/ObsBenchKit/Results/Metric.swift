@@ -1,6 +1,6 @@
 /// A kind of number in `results.csv`: its name in the `metric` column, its unit, and how the gate
-/// judges it (as package-benchmark's `BenchmarkMetric` does). Metrics not listed in `Metric.all`
-/// are exact counts (bytes, allocations, re-runs, torn observations), which the gate holds strictly.
+/// judges it (as package-benchmark's `BenchmarkMetric` does). Every metric a workload writes is a
+/// static here and in `Metric.all`; a name it does not know (an older run's) is an exact count.
 public struct Metric: Sendable, Hashable {
     public var name: String
     public var unit: String
@@ -40,45 +40,132 @@ public struct Metric: Sendable, Hashable {
         self.gate = gate
     }
 
+    // Reasons shared by several informational metrics.
+    private static let emptyLoop = GateTreatment.informational("the harness's empty loop")
+    private static let derivedFromTimings = GateTreatment.informational("derived from timings; the timings are gated")
+    private static let whichViewFirst = GateTreatment.informational("follows which of two views re-runs first after a commit: hash order and thread timing")
+    private static let kernelScheduling = GateTreatment.informational("kernel scheduling: moves with the machine's load")
+    private static let poolGrowth = GateTreatment.informational("the runtime's thread pools grow on their own schedule")
+
+    // Cost per operation (every suite that times or counts an operation).
+
     /// Wall-clock time per operation, the empty loop's subtracted.
     public static let latency = Metric("latency", unit: "ns/op", gate: .timing)
     /// The empty loop's time per iteration that was subtracted from `latency`.
-    public static let loopOverhead = Metric("loop_overhead", unit: "ns/op", gate: .informational("the harness's empty loop"))
+    public static let loopOverhead = Metric("loop_overhead", unit: "ns/op", gate: emptyLoop)
     /// Instructions per operation under Callgrind, every thread, the empty loop's subtracted.
     public static let instructions = Metric("instructions", unit: "Ir/op", gate: .instructions)
     /// The empty loop's instructions per iteration that were subtracted from `instructions`.
-    public static let instructionLoopOverhead = Metric("instruction_loop_overhead", unit: "Ir/op", gate: .informational("the harness's empty loop"))
+    public static let instructionLoopOverhead = Metric("instruction_loop_overhead", unit: "Ir/op", gate: emptyLoop)
     /// iai-callgrind's cycle estimate from Callgrind's simulated caches.
     public static let estimatedCycles = Metric("estimated_cycles", unit: "cycles/op", gate: .informational("an estimate from simulated caches; the instruction count is gated"))
 
-    /// Bytes per instance of an isolation primitive (`isolation-footprint`): an exact count.
+    // Re-runs (latency, scaling).
+
+    /// View re-runs delivered per write.
+    public static let rerunsPerWrite = Metric("reruns_per_write", unit: "reruns/write", gate: .count)
+    /// View re-runs a write called for (views that read what it changed).
+    public static let rerunsNeededPerWrite = Metric("reruns_needed_per_write", unit: "reruns/write", gate: .informational("fixed by the topology"))
+    /// Share of delivered re-runs that no read field called for.
+    public static let spuriousFraction = Metric("spurious_fraction", unit: "fraction", gate: .count)
+    /// Nanoseconds per further view: b of latency = a + b·S.
+    public static let costPerView = Metric("cost_per_view", unit: "ns/view", gate: derivedFromTimings)
+    /// Log-log slope of latency between the sweep's two largest S.
+    public static let lastDecadeSlope = Metric("last_decade_slope", unit: "log-log slope", gate: derivedFromTimings)
+    /// Log-log least-squares slope of latency over the whole sweep.
+    public static let growthExponent = Metric("growth_exponent", unit: "log-log slope", gate: derivedFromTimings)
+    /// R² of the `growth_exponent` fit.
+    public static let growthExponentR2 = Metric("growth_exponent_r2", unit: "R²", gate: derivedFromTimings)
+
+    // Memory.
+
+    /// Live bytes per record of a store just built.
+    public static let freshBytesPerObject = Metric("fresh_bytes_per_object", unit: "B/object", gate: .count)
+    /// Allocations per record building a store.
+    public static let freshAllocationsPerObject = Metric("fresh_allocations_per_object", unit: "allocations/object", gate: .count)
+    /// Live bytes per record after one write to every record.
+    public static let writtenBytesPerObject = Metric("written_bytes_per_object", unit: "B/object", gate: .count)
+    /// Live bytes per record with one view on every record.
+    public static let viewedBytesPerObject = Metric("viewed_bytes_per_object", unit: "B/object", gate: .count)
+    /// Live bytes left once a store and its views are gone.
+    public static let bytesLeftAfterTeardown = Metric("bytes_left_after_teardown", unit: "B", gate: .informational("moves with runtime and dispatch caches released on their own schedule"))
+    /// Live bytes per view of one record.
+    public static let bytesPerSubscriber = Metric("bytes_per_subscriber", unit: "B/subscriber", gate: .count)
+    /// Allocations per write, settled.
+    public static let allocationsPerWrite = Metric("allocations_per_write", unit: "allocations/write", gate: .count)
+    /// Bytes allocated per write, frees not subtracted.
+    public static let bytesAllocatedPerWrite = Metric("bytes_allocated_per_write", unit: "B/write", gate: .count)
+    /// Live bytes kept per write.
+    public static let retainedBytesPerWrite = Metric("retained_bytes_per_write", unit: "B/write", gate: .count)
+    /// Bytes per instance of an isolation primitive (`isolation-footprint`).
     public static let bytesPerInstance = Metric("bytes_per_instance", unit: "B/instance", gate: .count)
-    /// Bytes per empty store of the store-isolation suite, reported only: a dispatch queue's
-    /// internals are allocated and freed on dispatch's own schedule.
+    /// Allocations per instance of an isolation primitive or empty store (`isolation-footprint`).
+    public static let allocationsPerInstance = Metric("allocations_per_instance", unit: "allocations/instance", gate: .count)
+    /// Bytes per empty store of the store-isolation suite, reported only (a dispatch queue's internals).
     public static let bytesPerStore = Metric("bytes_per_store", unit: "B/store", gate: .informational("a dispatch queue's internals are allocated and freed on dispatch's own schedule: ±0.1 B per store between runs"))
 
-    /// Every metric that is not an exact count, by name.
+    // Consistency.
+
+    /// Transactions committed by the background writers.
+    public static let transactions = Metric("transactions", unit: "transactions", gate: .informational("fixed by the workload"))
+    /// View re-runs per transaction.
+    public static let rerunsPerTransaction = Metric("reruns_per_transaction", unit: "reruns/transaction", gate: .count)
+    /// Notifications per transaction (below 1: coalesced).
+    public static let notificationsPerTransaction = Metric("notifications_per_transaction", unit: "notifications/transaction", gate: .count)
+    /// States one observation showed that existed at no commit boundary.
+    public static let tornObservations = Metric("torn_observations", unit: "observations", gate: .count)
+    /// `torn_observations` per 1,000 transactions.
+    public static let tornPer1000Transactions = Metric("torn_per_1000_transactions", unit: "torn/1000 transactions", gate: .count)
+    /// States two combined observations showed that existed at no commit boundary.
+    public static let combinedTornObservations = Metric("combined_torn_observations", unit: "observations", gate: whichViewFirst)
+    /// `combined_torn_observations` per 1,000 transactions.
+    public static let combinedTornPer1000Transactions = Metric("combined_torn_per_1000_transactions", unit: "torn/1000 transactions", gate: whichViewFirst)
+
+    // Hops.
+
+    /// Round trips per second, all callers together.
+    public static let throughput = Metric("throughput", unit: "hops/s", gate: .informational("derived from the latency timing, which is gated"))
+    /// Voluntary context switches per 1,000 round trips.
+    public static let voluntarySwitchesPer1000Hops = Metric("voluntary_switches_per_1000_hops", unit: "switches/1000 hops", gate: kernelScheduling)
+    /// Involuntary context switches per 1,000 round trips.
+    public static let involuntarySwitchesPer1000Hops = Metric("involuntary_switches_per_1000_hops", unit: "switches/1000 hops", gate: kernelScheduling)
+    /// Threads in the process after the measurement.
+    public static let threads = Metric("threads", unit: "threads", gate: poolGrowth)
+    /// Distinct threads the callers ran on.
+    public static let callerThreadsObserved = Metric("caller_threads_observed", unit: "threads", gate: poolGrowth)
+
+    // Store isolation.
+
+    /// Voluntary context switches per write to a store.
+    public static let voluntarySwitchesPerWrite = Metric("voluntary_switches_per_write", unit: "switches/write", gate: kernelScheduling)
+    /// Voluntary context switches per read of a store.
+    public static let voluntarySwitchesPerRead = Metric("voluntary_switches_per_read", unit: "switches/read", gate: kernelScheduling)
+    /// Writes made by the concurrent writers.
+    public static let writes = Metric("writes", unit: "writes", gate: .count)
+    /// Writes the store's metrics do not count.
+    public static let lostWrites = Metric("lost_writes", unit: "writes", gate: .count)
+    /// Wall-clock nanoseconds per write, one reading of the whole run.
+    public static let wallNanosecondsPerWrite = Metric("wall_ns_per_write", unit: "ns/write", gate: .informational("one wall-clock reading of the whole run, no samples to judge"))
+
+    // Pool.
+
+    /// Distinct threads that ran 1,000 short pool jobs.
+    public static let poolThreadsObserved = Metric("pool_threads_observed", unit: "threads", gate: poolGrowth)
+    /// Voluntary context switches per 1,000 items sent to the main actor.
+    public static let voluntarySwitchesPer1000Items = Metric("voluntary_switches_per_1000_items", unit: "switches/1000 items", gate: kernelScheduling)
+
+    /// Every metric, by name.
     public static let all: [String: Metric] = Dictionary(uniqueKeysWithValues: ([
-        latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles, bytesPerStore,
-        Metric("transactions", unit: "transactions", gate: .informational("fixed by the workload")),
-        Metric("reruns_needed_per_write", unit: "reruns/write", gate: .informational("fixed by the topology")),
-        Metric("growth_exponent", unit: "log-log slope", gate: .informational("derived from timings; the timings are gated")),
-        Metric("growth_exponent_r2", unit: "R²", gate: .informational("derived from timings; the timings are gated")),
-        Metric("last_decade_slope", unit: "log-log slope", gate: .informational("derived from timings; the timings are gated")),
-        Metric("cost_per_view", unit: "ns/view", gate: .informational("derived from timings; the timings are gated")),
-        Metric("combined_torn_observations", unit: "observations", gate: .informational("follows which of two views re-runs first after a commit: hash order and thread timing")),
-        Metric("combined_torn_per_1000_transactions", unit: "torn/1000 transactions", gate: .informational("follows which of two views re-runs first after a commit: hash order and thread timing")),
-        Metric("bytes_left_after_teardown", unit: "B", gate: .informational("moves with runtime and dispatch caches released on their own schedule")),
-        Metric("throughput", unit: "hops/s", gate: .informational("derived from the latency timing, which is gated")),
-        Metric("voluntary_switches_per_1000_hops", unit: "switches/1000 hops", gate: .informational("kernel scheduling: moves with the machine's load")),
-        Metric("involuntary_switches_per_1000_hops", unit: "switches/1000 hops", gate: .informational("kernel scheduling: moves with the machine's load")),
-        Metric("voluntary_switches_per_write", unit: "switches/write", gate: .informational("kernel scheduling: moves with the machine's load")),
-        Metric("voluntary_switches_per_read", unit: "switches/read", gate: .informational("kernel scheduling: moves with the machine's load")),
-        Metric("voluntary_switches_per_1000_items", unit: "switches/1000 items", gate: .informational("kernel scheduling: moves with the machine's load")),
-        Metric("wall_ns_per_write", unit: "ns/write", gate: .informational("one wall-clock reading of the whole run, no samples to judge")),
-        Metric("pool_threads_observed", unit: "threads", gate: .informational("the runtime's thread pools grow on their own schedule")),
-        Metric("threads", unit: "threads", gate: .informational("the runtime's thread pools grow on their own schedule")),
-        Metric("caller_threads_observed", unit: "threads", gate: .informational("the runtime's thread pools grow on their own schedule")),
+        latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles,
+        rerunsPerWrite, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
+        freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown,
+        bytesPerSubscriber, allocationsPerWrite, bytesAllocatedPerWrite, retainedBytesPerWrite,
+        bytesPerInstance, allocationsPerInstance, bytesPerStore,
+        transactions, rerunsPerTransaction, notificationsPerTransaction,
+        tornObservations, tornPer1000Transactions, combinedTornObservations, combinedTornPer1000Transactions,
+        throughput, voluntarySwitchesPer1000Hops, involuntarySwitchesPer1000Hops, threads, callerThreadsObserved,
+        voluntarySwitchesPerWrite, voluntarySwitchesPerRead, writes, lostWrites, wallNanosecondsPerWrite,
+        poolThreadsObserved, voluntarySwitchesPer1000Items,
     ] as [Metric]).map { ($0.name, $0) })
 
     /// How the gate treats the metric called `name`: listed, or else an exact count.

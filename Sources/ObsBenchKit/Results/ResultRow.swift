@@ -56,7 +56,7 @@ public struct ResultRow: Sendable, Equatable {
     /// The row's fields as text, in `columns` order.
     public var fields: [String] {
         let stats = statistics
-        func number(_ value: Double?) -> String { value.map(Self.format) ?? "" }
+        func number(_ value: Double?) -> String { value.map(NumberFormat.csv) ?? "" }
         return [
             runID, suite, workload, strategy, executor, String(objects), String(subscribers), String(concurrency),
             metric, unit, stats.map { String($0.count) } ?? "0",
@@ -64,12 +64,5 @@ public struct ResultRow: Sendable, Equatable {
             number(stats?.min), number(stats?.max), number(stats?.mean), number(stats?.ci95Low), number(stats?.ci95High),
             note, String(rounds),
         ]
-    }
-
-    /// Numbers are written with enough digits to read back the same value and no exponent for
-    /// ordinary magnitudes, so spreadsheets and pandas read them alike.
-    static func format(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
     }
 }

@@ -29,6 +29,6 @@ public struct SampleRow: Sendable, Equatable {
     public static let columns = ["run_id", "suite", "workload", "strategy", "metric", "unit", "sample", "value", "round", "subscribers"]
 
     public var fields: [String] {
-        [runID, suite, workload, strategy, metric, unit, String(index), ResultRow.format(value), String(round), String(subscribers)]
+        [runID, suite, workload, strategy, metric, unit, String(index), NumberFormat.csv(value), String(round), String(subscribers)]
     }
 }

@@ -58,45 +58,9 @@ public struct SummaryTable: Sendable {
 
     /// A cost and, when the floor it is held against was measured, its ratio to it: "1.2 µs (×3.4)", "824 Ir (×12)".
     static func costCell(_ value: Double, floor: Double?, measure: CostMeasure) -> String {
-        let text = measure == .time ? format(nanoseconds: value) : format(instructions: value)
+        let text = measure == .time ? NumberFormat.nanoseconds(value) : NumberFormat.instructions(value)
         guard let floor, floor > 0 else { return text }
-        return text + " (×" + format(ratio: value / floor) + ")"
-    }
-
-    /// A fraction as a percentage, whole where it is: "25%", "1%", "0.5%".
-    public static func format(percent fraction: Double) -> String {
-        let percent = fraction * 100
-        return percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%"
-    }
-
-    static func format(instructions: Double) -> String {
-        switch abs(instructions) {
-        case ..<100: return String(format: "%.1f Ir", instructions)
-        case ..<100_000: return String(format: "%.0f Ir", instructions)
-        default: return String(format: "%.1f kIr", instructions / 1_000)
-        }
-    }
-
-    static func format(bytes: Double) -> String {
-        let rounded = (bytes * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(format: "%.0f B", rounded) : String(format: "%.1f B", rounded)
-    }
-
-    static func format(count: Double) -> String {
-        count == count.rounded() ? String(format: "%.0f", count) : String(format: "%.2f", count)
-    }
-
-    static func format(nanoseconds: Double) -> String {
-        switch nanoseconds {
-        case ..<10: return String(format: "%.2f ns", nanoseconds)
-        case ..<1_000: return String(format: "%.1f ns", nanoseconds)
-        case ..<1_000_000: return String(format: "%.2f µs", nanoseconds / 1_000)
-        default: return String(format: "%.2f ms", nanoseconds / 1_000_000)
-        }
-    }
-
-    static func format(ratio: Double) -> String {
-        ratio < 10 ? String(format: "%.2f", ratio) : String(format: "%.0f", ratio)
+        return text + " (×" + NumberFormat.ratio(value / floor) + ")"
     }
 
     /// A plain-text table with aligned columns, its unit above and its footnotes below.

@@ -61,7 +61,7 @@ public enum RunSession {
         }
         let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: workerExecutable, callgrind: callgrind)
         if let canary = Canary.current {
-            warn("\(Canary.variable) is set: \(canary.strategy)'s measured writes do \(SummaryTable.format(percent: canary.fraction)) extra work on purpose (a gate check). These numbers are not real.")
+            warn("\(Canary.variable) is set: \(canary.strategy)'s measured writes do \(NumberFormat.percent(canary.fraction)) extra work on purpose (a gate check). These numbers are not real.")
         }
         if plan.suites.contains(where: \.runsOnJemalloc), run.jemallocEnvironment == nil {
             warn("jemalloc not found; the memory suite reads glibc's counters instead (no allocation counts). Install it: \(JemallocLibrary.installHint)")

@@ -52,7 +52,7 @@ public final class WorkerLauncher: Sendable {
                 kill(process.processIdentifier, SIGKILL)
                 _ = await exited.wait(timeoutSeconds: 5)
             }
-            return .failed("worker timed out after \(Self.format(timeoutSeconds)) s and was stopped")
+            return .failed("worker timed out after \(NumberFormat.seconds(timeoutSeconds)) s and was stopped")
         }
         if process.terminationReason == .uncaughtSignal {
             return .failed("worker crashed (signal \(process.terminationStatus)\(Self.signalName(process.terminationStatus)))")
@@ -74,10 +74,6 @@ public final class WorkerLauncher: Sendable {
         current.withLock { process in
             if let process, process.isRunning { process.terminate() }
         }
-    }
-
-    static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
     static func signalName(_ signal: Int32) -> String {

@@ -20,12 +20,12 @@ extension SummaryTable {
         rows = strategies.map { strategy in
             let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError }
             let cells = suite.workloads.map { workload -> String in
-                func value(_ metric: String) -> Double? {
-                    measured.first { $0.strategy == strategy && $0.workload == workload.name && $0.metric == metric }?.statistics?.median
+                func value(_ metric: Metric) -> Double? {
+                    measured.first { $0.strategy == strategy && $0.workload == workload.name && $0.metric == metric.name }?.statistics?.median
                 }
-                let metric = (workload as? InvariantWorkload)?.tornPer1000Metric ?? "torn_per_1000_transactions"
+                let metric = (workload as? InvariantWorkload)?.tornPer1000Metric ?? .tornPer1000Transactions
                 guard let torn = value(metric) else { return failed ? "error" : "—" }
-                return Self.format(count: torn) + " torn · " + (value("reruns_per_transaction").map { Self.format(count: $0) } ?? "—") + " re-runs"
+                return NumberFormat.count(torn) + " torn · " + (value(.rerunsPerTransaction).map(NumberFormat.count) ?? "—") + " re-runs"
             }
             return (strategy, cells)
         }

@@ -25,50 +25,50 @@ extension SummaryTable {
     init(memoryOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
         self.suite = suite.name
         let memory = allRows.filter { $0.suite == suite.name && !$0.isError && $0.statistics != nil }
-        func value(_ strategy: String, _ metric: String, objects: Int? = nil, subscribers: Int? = nil) -> Double? {
+        func value(_ strategy: String, _ metric: Metric, objects: Int? = nil, subscribers: Int? = nil) -> Double? {
             memory.filter { row in
-                row.strategy == strategy && row.metric == metric
+                row.strategy == strategy && row.metric == metric.name
                     && (objects == nil || row.objects == objects) && (subscribers == nil || row.subscribers == subscribers)
             }.max { $0.objects < $1.objects }?.statistics?.median
         }
-        let largest = memory.filter { $0.metric == "fresh_bytes_per_object" }.map(\.objects).max()
-        let viewedAt = memory.filter { $0.metric == "viewed_bytes_per_object" }.map(\.objects).max()
-        let subscribersAt = memory.filter { $0.metric == "bytes_per_subscriber" }.map(\.subscribers).max()
+        let largest = memory.filter { $0.metric == Metric.freshBytesPerObject.name }.map(\.objects).max()
+        let viewedAt = memory.filter { $0.metric == Metric.viewedBytesPerObject.name }.map(\.objects).max()
+        let subscribersAt = memory.filter { $0.metric == Metric.bytesPerSubscriber.name }.map(\.subscribers).max()
         columns = [
             "B/object" + (largest.map { " (N=\($0))" } ?? ""), "over plain", "all \(largest.map(String.init) ?? "N") objects", "after 1st write",
             "with a view" + (viewedAt.map { " (N=\($0))" } ?? ""), "B/subscriber" + (subscribersAt.map { " (S=\($0))" } ?? ""),
             "allocs/write", "allocs/write, 1 view", "left after tear-down",
         ]
         unit = Self.memoryUnit(notes: memory.map(\.note))
-        func bytes(_ value: Double?) -> String { value.map { Self.format(bytes: $0) } ?? "—" }
+        func bytes(_ value: Double?) -> String { value.map(NumberFormat.bytes) ?? "—" }
         rows = strategies.map { strategy in
             let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError }
-            let fresh = value(strategy, "fresh_bytes_per_object", objects: largest)
-            let floor = value("plain", "fresh_bytes_per_object", objects: largest)
+            let fresh = value(strategy, .freshBytesPerObject, objects: largest)
+            let floor = value("plain", .freshBytesPerObject, objects: largest)
             var overhead = "—"
             if let fresh, let floor {
                 let difference: Double = fresh - floor
-                overhead = (difference >= 0 ? "+" : "") + Self.format(bytes: difference)
+                overhead = (difference >= 0 ? "+" : "") + NumberFormat.bytes(difference)
             }
             var total = "—"
-            if let fresh, let largest { total = String(format: "%.1f MiB", fresh * Double(largest) / 1_048_576) }
+            if let fresh, let largest { total = NumberFormat.mebibytes(fresh * Double(largest)) }
             var cells: [String] = [
                 bytes(fresh),
                 overhead,
                 total,
-                bytes(value(strategy, "written_bytes_per_object", objects: largest)),
-                bytes(value(strategy, "viewed_bytes_per_object", objects: viewedAt)),
-                bytes(value(strategy, "bytes_per_subscriber", subscribers: subscribersAt)),
-                value(strategy, "allocations_per_write", subscribers: 0).map { Self.format(count: $0) } ?? "—",
-                value(strategy, "allocations_per_write", subscribers: 1).map { Self.format(count: $0) } ?? "—",
-                bytes(value(strategy, "bytes_left_after_teardown", objects: largest)),
+                bytes(value(strategy, .writtenBytesPerObject, objects: largest)),
+                bytes(value(strategy, .viewedBytesPerObject, objects: viewedAt)),
+                bytes(value(strategy, .bytesPerSubscriber, subscribers: subscribersAt)),
+                value(strategy, .allocationsPerWrite, subscribers: 0).map(NumberFormat.count) ?? "—",
+                value(strategy, .allocationsPerWrite, subscribers: 1).map(NumberFormat.count) ?? "—",
+                bytes(value(strategy, .bytesLeftAfterTeardown, objects: largest)),
             ]
             if failed && fresh == nil { cells = cells.map { $0 == "—" ? "error" : $0 } }
             return (strategy, cells)
         }
         let footprint = IsolationFootprintWorkload.Kind.allCases.compactMap { kind -> String? in
             allRows.first { $0.suite == suite.name && $0.executor == kind.rawValue && $0.metric == kind.bytesMetric.name }?
-                .statistics.map { "\(kind.rawValue) \(Self.format(bytes: $0.median))" }
+                .statistics.map { "\(kind.rawValue) \(NumberFormat.bytes($0.median))" }
         }
         if !footprint.isEmpty {
             footnotes.append("isolation, bytes per instance (\(IsolationFootprintWorkload.instances) of each): " + footprint.joined(separator: ", "))

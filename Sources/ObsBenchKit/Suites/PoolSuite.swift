@@ -22,29 +22,29 @@ extension SummaryTable {
         columns = counts.map { $0 == 0 ? "no busy task" : "\($0) busy tasks" }
         unit = "median latency of one probe, timed by the main actor, while K CPU-bound tasks run"
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
-        func median(_ workload: String, _ executor: String, _ concurrency: Int?, _ metric: String = Metric.latency.name) -> Double? {
-            measured.first { $0.workload == workload && $0.executor == executor && (concurrency == nil || $0.concurrency == concurrency) && $0.metric == metric }?.statistics?.median
+        func median(_ workload: String, _ executor: String, _ concurrency: Int?, _ metric: Metric = .latency) -> Double? {
+            measured.first { $0.workload == workload && $0.executor == executor && (concurrency == nil || $0.concurrency == concurrency) && $0.metric == metric.name }?.statistics?.median
         }
         rows = ComputePlacement.allCases.flatMap { placement in
             PoolSaturationWorkload.Probe.allCases.map { probe in
                 let workload = PoolSaturationWorkload(placement: placement).name
                 return ("\(placement.rawValue) · \(probe.rawValue)", counts.map { count in
-                    median(workload, probe.rawValue, count).map(Self.format(nanoseconds:)) ?? (failed ? "error" : "—")
+                    median(workload, probe.rawValue, count).map(NumberFormat.nanoseconds) ?? (failed ? "error" : "—")
                 })
             }
         }
         let width = PoolWidthWorkload()
-        if let threads = median(width.name, "cooperative-pool", nil, "pool_threads_observed") {
+        if let threads = median(width.name, "cooperative-pool", nil, .poolThreadsObserved) {
             let delays = (1...(CPUWork.cores + 1)).compactMap { blocked in
-                median(width.name, "blocked-pool-tasks", blocked).map { "B=\(blocked) \(Self.format(nanoseconds: $0))" }
+                median(width.name, "blocked-pool-tasks", blocked).map { "B=\(blocked) \(NumberFormat.nanoseconds($0))" }
             }
-            footnotes.append("pool width seen: \(Self.format(count: threads)) threads on \(CPUWork.cores) cores; start delay of a new job with B pool tasks blocked (released \(PoolWidthWorkload.holdMilliseconds) ms after they started): " + delays.joined(separator: ", "))
+            footnotes.append("pool width seen: \(NumberFormat.count(threads)) threads on \(CPUWork.cores) cores; start delay of a new job with B pool tasks blocked (released \(PoolWidthWorkload.holdMilliseconds) ms after they started): " + delays.joined(separator: ", "))
         }
         let batching = MainActorBatchingWorkload()
         let perItem = MainActorBatchingWorkload.Delivery.perItem.rawValue, batched = MainActorBatchingWorkload.Delivery.batched.rawValue
         if let one = median(batching.name, perItem, nil), let all = median(batching.name, batched, nil) {
-            let switches = { (delivery: String) in median(batching.name, delivery, nil, "voluntary_switches_per_1000_items").map { Self.format(count: $0) } ?? "—" }
-            footnotes.append("1,000 items to the main actor: a hop per item \(Self.format(nanoseconds: one)) (\(switches(perItem)) switches), one batched hop \(Self.format(nanoseconds: all)) (\(switches(batched)) switches)")
+            let switches = { (delivery: String) in median(batching.name, delivery, nil, .voluntarySwitchesPer1000Items).map(NumberFormat.count) ?? "—" }
+            footnotes.append("1,000 items to the main actor: a hop per item \(NumberFormat.nanoseconds(one)) (\(switches(perItem)) switches), one batched hop \(NumberFormat.nanoseconds(all)) (\(switches(batched)) switches)")
         }
     }
 }

@@ -17,19 +17,19 @@ extension SummaryTable {
     init(scalingOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
         self.suite = suite.name
         let measured = allRows.filter { $0.suite == suite.name && !$0.isError }
-        let largest = measured.filter { $0.metric == "latency" }.map(\.subscribers).max()
+        let largest = measured.filter { $0.metric == Metric.latency.name }.map(\.subscribers).max()
         columns = suite.workloads.map(\.name)
         unit = "write-to-quiescence latency: per further view (b of a + b·S) · growth over the last decade (log-log slope) · median at S=\(largest.map(String.init) ?? "max") · re-runs/write there"
         rows = strategies.map { strategy in
             let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError }
             let cells = suite.workloads.map { workload -> String in
-                func value(_ metric: String, subscribers: Int? = nil) -> Double? {
-                    measured.first { $0.strategy == strategy && $0.workload == workload.name && $0.metric == metric && (subscribers == nil || $0.subscribers == subscribers) }?.statistics?.median
+                func value(_ metric: Metric, subscribers: Int? = nil) -> Double? {
+                    measured.first { $0.strategy == strategy && $0.workload == workload.name && $0.metric == metric.name && (subscribers == nil || $0.subscribers == subscribers) }?.statistics?.median
                 }
-                guard let perView = value("cost_per_view"), let slope = value("last_decade_slope") else { return failed ? "error" : "—" }
-                var cell = Self.format(nanoseconds: max(0, perView)) + "/view · " + GrowthFit.label(slope) + String(format: " (%.2f)", slope)
-                if let largest, let latency = value("latency", subscribers: largest) { cell += " · " + Self.format(nanoseconds: latency) }
-                if let largest, let reruns = value("reruns_per_write", subscribers: largest) { cell += " · " + Self.format(count: reruns) }
+                guard let perView = value(.costPerView), let slope = value(.lastDecadeSlope) else { return failed ? "error" : "—" }
+                var cell = NumberFormat.nanoseconds(max(0, perView)) + "/view · " + GrowthFit.label(slope) + " (" + NumberFormat.fixed(slope, digits: 2) + ")"
+                if let largest, let latency = value(.latency, subscribers: largest) { cell += " · " + NumberFormat.nanoseconds(latency) }
+                if let largest, let reruns = value(.rerunsPerWrite, subscribers: largest) { cell += " · " + NumberFormat.count(reruns) }
                 return cell
             }
             return (strategy, cells)

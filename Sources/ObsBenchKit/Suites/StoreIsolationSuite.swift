@@ -24,8 +24,8 @@ extension SummaryTable {
         unit = "median per operation; switches per write; bytes per empty store; writes lost of 10,000"
         columns = ["write → view", "read (main)", "read (background)", "switches/write", "B/store", "lost (100 writers)", "wall/write (100 writers)"]
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
-        func value(_ suiteName: String, _ workload: String, _ executor: String, _ metric: String) -> Double? {
-            allRows.first { $0.suite == suiteName && $0.workload == workload && $0.executor == executor && $0.metric == metric }?.statistics?.median
+        func value(_ suiteName: String, _ workload: String, _ executor: String, _ metric: Metric) -> Double? {
+            allRows.first { $0.suite == suiteName && $0.workload == workload && $0.executor == executor && $0.metric == metric.name }?.statistics?.median
         }
         rows = StoreKind.allCases.map { kind in
             let store = kind.rawValue
@@ -33,13 +33,13 @@ extension SummaryTable {
                 number.map(format) ?? (failed ? "error" : "—")
             }
             return (store, [
-                cell(value(suite.name, StoreWriteWorkload().name, store, "latency"), Self.format(nanoseconds:)),
-                cell(value(suite.name, StoreReadWorkload(caller: .mainActor).name, store, "latency"), Self.format(nanoseconds:)),
-                cell(value(suite.name, StoreReadWorkload(caller: .background).name, store, "latency"), Self.format(nanoseconds:)),
-                cell(value(suite.name, StoreWriteWorkload().name, store, "voluntary_switches_per_write"), Self.format(count:)),
-                value("memory", IsolationFootprintWorkload().name, store, Metric.bytesPerStore.name).map(Self.format(bytes:)) ?? "(memory suite)",
-                cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, "lost_writes"), Self.format(count:)),
-                cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, "wall_ns_per_write"), Self.format(nanoseconds:)),
+                cell(value(suite.name, StoreWriteWorkload().name, store, .latency), NumberFormat.nanoseconds),
+                cell(value(suite.name, StoreReadWorkload(caller: .mainActor).name, store, .latency), NumberFormat.nanoseconds),
+                cell(value(suite.name, StoreReadWorkload(caller: .background).name, store, .latency), NumberFormat.nanoseconds),
+                cell(value(suite.name, StoreWriteWorkload().name, store, .voluntarySwitchesPerWrite), NumberFormat.count),
+                value("memory", IsolationFootprintWorkload().name, store, .bytesPerStore).map(NumberFormat.bytes) ?? "(memory suite)",
+                cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, .lostWrites), NumberFormat.count),
+                cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, .wallNanosecondsPerWrite), NumberFormat.nanoseconds),
             ])
         }
         footnotes = [Self.storeIsolationPrediction]

@@ -148,10 +148,10 @@ extension WorkloadContext {
 
     /// A row for an exact count (deterministic: the gate compares it strictly). A nil value is a
     /// row that says, in its note, why the count could not be measured here.
-    func countRow(workload: String, objects: Int? = nil, subscribers: Int, metric: String, unit: String, value: Double?, note: String) -> ResultRow {
+    func countRow(workload: String, objects: Int? = nil, subscribers: Int, metric: Metric, value: Double?, note: String) -> ResultRow {
         ResultRow(
             runID: runID, suite: suite, workload: workload, strategy: strategyName, executor: "main-actor",
-            objects: objects ?? self.objects, subscribers: subscribers, concurrency: 1, metric: metric, unit: unit,
+            objects: objects ?? self.objects, subscribers: subscribers, concurrency: 1, metric: metric.name, unit: metric.unit,
             statistics: value.map { Statistics(exact: $0) }, note: note)
     }
 }

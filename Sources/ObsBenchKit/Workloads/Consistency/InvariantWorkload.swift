@@ -40,8 +40,8 @@ public struct InvariantWorkload: Workload {
     /// The metrics this workload's torn states are reported under: one observation's are exact
     /// counts the gate holds; two combined observations' depend on which of the two views re-runs
     /// first after a commit (hash order, thread timing), so they are reported, not judged.
-    public var tornMetric: String { views == .oneObservation ? "torn_observations" : "combined_torn_observations" }
-    public var tornPer1000Metric: String { views == .oneObservation ? "torn_per_1000_transactions" : "combined_torn_per_1000_transactions" }
+    public var tornMetric: Metric { views == .oneObservation ? .tornObservations : .combinedTornObservations }
+    public var tornPer1000Metric: Metric { views == .oneObservation ? .tornPer1000Transactions : .combinedTornPer1000Transactions }
 
     /// Commits per writer, full and `--quick`.
     public static func commitsPerWriter(quick: Bool) -> Int { quick ? 200 : 1_000 }
@@ -94,18 +94,18 @@ public struct InvariantWorkload: Workload {
         let what = views == .oneObservation ? "one observation" : "two observations combined latest"
         let boundaryCounts = Set(boundaries.map(\.completed))
         let wrongCount = torn.filter { state in state.map { !boundaryCounts.contains($0.completed) } ?? true }.count
-        func row(_ metric: String, _ unit: String, _ value: Double, _ note: String) -> ResultRow {
-            var row = context.countRow(workload: name, objects: records, subscribers: viewStates.count, metric: metric, unit: unit, value: value, note: note)
+        func row(_ metric: Metric, _ value: Double, _ note: String) -> ResultRow {
+            var row = context.countRow(workload: name, objects: records, subscribers: viewStates.count, metric: metric, value: value, note: note)
             row.concurrency = writers
             return row
         }
         return WorkloadOutput(rows: [
-            row("transactions", "transactions", Double(committed), "\(how); \(String(format: "%.1f", elapsed / 1e6)) ms in all"),
-            row("reruns_per_transaction", "reruns/transaction", Double(reruns) / Double(committed), "\(reruns) view re-runs (\(what))"),
-            row("notifications_per_transaction", "notifications/transaction", Double(notifications) / Double(committed), "\(notifications) notifications (\(what); below 1: coalesced)"),
-            row(tornMetric, "observations", Double(torn.count),
+            row(.transactions, Double(committed), "\(how); \(NumberFormat.fixed(elapsed / 1e6, digits: 1)) ms in all"),
+            row(.rerunsPerTransaction, Double(reruns) / Double(committed), "\(reruns) view re-runs (\(what))"),
+            row(.notificationsPerTransaction, Double(notifications) / Double(committed), "\(notifications) notifications (\(what); below 1: coalesced)"),
+            row(tornMetric, Double(torn.count),
                 "states shown that existed at no commit boundary, out of \(shown.count) shown (\(what)); \(wrongCount) of them with a count no boundary had"),
-            row(tornPer1000Metric, "torn/1000 transactions", Double(torn.count) * 1_000 / Double(committed), "\(what); \(how)"),
+            row(tornPer1000Metric, Double(torn.count) * 1_000 / Double(committed), "\(what); \(how)"),
         ])
     }
 }

@@ -38,7 +38,7 @@ extension WorkloadContext {
     /// A `latency` row whose statistics are `trials` (ns, one reading per trial, not batched
     /// samples), labelled as `labelAsHop` does.
     func latencyTrialsRow(workload: String, trials: [Double], executor: String, callers: Int, note: String) -> ResultRow {
-        var row = countRow(workload: workload, objects: 0, subscribers: 0, metric: Metric.latency.name, unit: Metric.latency.unit, value: nil, note: note)
+        var row = countRow(workload: workload, objects: 0, subscribers: 0, metric: .latency, value: nil, note: note)
         row.statistics = Statistics(trials)
         row.labelAsHop(executor: executor, callers: callers)
         return row
@@ -46,10 +46,10 @@ extension WorkloadContext {
 
     /// A row of voluntary context switches per operation between two `getrusage` readings,
     /// labelled as `labelAsHop` does; nil statistics (and the reason) where getrusage failed.
-    func voluntarySwitchesRow(workload: String, metric: String, unit: String, before: ProcessCounters?, after: ProcessCounters?,
+    func voluntarySwitchesRow(workload: String, metric: Metric, before: ProcessCounters?, after: ProcessCounters?,
                               operations: Int, subscribers: Int, executor: String, note: String) -> ResultRow {
         var row = countRow(
-            workload: workload, objects: 0, subscribers: subscribers, metric: metric, unit: unit,
+            workload: workload, objects: 0, subscribers: subscribers, metric: metric,
             value: before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) / Double(max(operations, 1)) } },
             note: before == nil || after == nil ? "not measurable here: getrusage failed" : "getrusage(RUSAGE_SELF) over the whole measurement (warm-up and the empty loop included); \(note)")
         row.labelAsHop(executor: executor, callers: 1)

@@ -93,23 +93,23 @@ public struct RoundTripHopWorkload: Workload {
             latency.labelAsHop(executor: kind.rawValue, callers: callers)
             output.append(latency)
             guard case .time(let sampled) = measured else { continue }
-            func row(_ metric: String, _ unit: String, _ value: Double?, _ note: String) -> ResultRow {
-                var row = context.countRow(workload: name, objects: 0, subscribers: 0, metric: metric, unit: unit, value: value, note: note)
+            func row(_ metric: Metric, _ value: Double?, _ note: String) -> ResultRow {
+                var row = context.countRow(workload: name, objects: 0, subscribers: 0, metric: metric, value: value, note: note)
                 row.labelAsHop(executor: kind.rawValue, callers: callers)
                 return row
             }
             let median = Statistics.percentile(sampled.nanosecondsPerOperation.sorted(), 0.5)
             let unavailable = "not measurable here: getrusage failed"
             output.rows += [
-                row("throughput", "hops/s", median > 0 ? Double(callers) * 1e9 / median : nil, "callers / median round trip"),
-                row("voluntary_switches_per_1000_hops", "switches/1000 hops",
+                row(.throughput, median > 0 ? Double(callers) * 1e9 / median : nil, "callers / median round trip"),
+                row(.voluntarySwitchesPer1000Hops,
                     before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) * 1_000 / Double(max(hops, 1)) } },
                     before == nil ? unavailable : "getrusage(RUSAGE_SELF): every thread the process had, exited ones included, over the whole measurement (warm-up and the empty loop's task spawns included), \(hops) hops"),
-                row("involuntary_switches_per_1000_hops", "switches/1000 hops",
+                row(.involuntarySwitchesPer1000Hops,
                     before.flatMap { b in after.map { Double($0.involuntarySwitches - b.involuntarySwitches) * 1_000 / Double(max(hops, 1)) } },
                     before == nil ? unavailable : "getrusage(RUSAGE_SELF): every thread the process had, over the whole measurement, \(hops) hops"),
-                row("threads", "threads", after?.threads.map(Double.init), after?.threads == nil ? "not measurable here: no /proc/self/task" : "threads in the process after the measurement"),
-                row("caller_threads_observed", "threads", Double(threads.count), "distinct threads the callers ran on (the pool width they got)"),
+                row(.threads, after?.threads.map(Double.init), after?.threads == nil ? "not measurable here: no /proc/self/task" : "threads in the process after the measurement"),
+                row(.callerThreadsObserved, Double(threads.count), "distinct threads the callers ran on (the pool width they got)"),
             ]
         }
         return output

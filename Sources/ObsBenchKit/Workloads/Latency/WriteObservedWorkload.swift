@@ -40,7 +40,7 @@ public struct WriteObservedWorkload: Workload {
         // the same row again.
         guard context.measure == .time else { return output }
         output.rows.append(context.countRow(
-            workload: name, subscribers: 1, metric: "reruns_per_write", unit: "reruns/write",
+            workload: name, subscribers: 1, metric: .rerunsPerWrite,
             value: writes == 0 ? 0 : Double(reruns) / Double(writes),
             note: "\(reruns) re-runs for \(writes) writes (warm-up included); last value seen \(lastSeen.map(\.description).joined(separator: " "))"))
         return output

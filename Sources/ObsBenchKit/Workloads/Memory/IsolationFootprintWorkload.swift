@@ -73,7 +73,7 @@ public struct IsolationFootprintWorkload: Workload {
                 note: "\(Self.instances) instances kept alive: \(built.liveBytes) B; \(context.allocatorNote(probe))")
             let allocations = ResultRow(
                 runID: context.runID, suite: context.suite, workload: name, strategy: "-", executor: kind.rawValue,
-                objects: Self.instances, subscribers: 0, concurrency: 1, metric: "allocations_per_instance", unit: "allocations/instance",
+                objects: Self.instances, subscribers: 0, concurrency: 1, metric: Metric.allocationsPerInstance.name, unit: Metric.allocationsPerInstance.unit,
                 statistics: built.allocations.map { Statistics(exact: Double($0) / count) },
                 note: built.allocations == nil ? "allocation counts need jemalloc" : context.allocatorNote(probe))
             output.rows += [bytes, allocations]

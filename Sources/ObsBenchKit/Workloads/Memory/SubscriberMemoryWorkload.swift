@@ -26,7 +26,7 @@ public struct SubscriberMemoryWorkload: Workload {
             views.removeAll(keepingCapacity: true)
             await store.settle()
             output.rows.append(context.countRow(
-                workload: name, subscribers: subscribers, metric: "bytes_per_subscriber", unit: "B/subscriber",
+                workload: name, subscribers: subscribers, metric: .bytesPerSubscriber,
                 value: Double(grown) / Double(subscribers),
                 note: "\(subscribers) views on record 1 of \(context.objects): \(grown) B, obsbench's own view handle included (the same for every strategy); \(note)"))
         }

@@ -45,7 +45,7 @@ public struct MainActorBatchingWorkload: Workload {
             latency.labelAsHop(executor: delivery.rawValue, callers: 1)
             output.append(latency)
             output.rows.append(context.voluntarySwitchesRow(
-                workload: name, metric: "voluntary_switches_per_1000_items", unit: "switches/1000 items", before: before, after: after,
+                workload: name, metric: .voluntarySwitchesPer1000Items, before: before, after: after,
                 operations: batches, subscribers: 1, executor: delivery.rawValue, note: "\(batches) × \(Self.items) items"))
         }
         return output

@@ -26,7 +26,7 @@ public struct PoolWidthWorkload: Workload {
                 }
             }
         }
-        var width = context.countRow(workload: name, objects: 0, subscribers: 0, metric: "pool_threads_observed", unit: "threads", value: Double(threads.count),
+        var width = context.countRow(workload: name, objects: 0, subscribers: 0, metric: .poolThreadsObserved, value: Double(threads.count),
                                      note: "distinct threads that ran 1,000 pool jobs of 20 µs; \(CPUWork.cores) cores")
         width.labelAsHop(executor: "cooperative-pool", callers: 0)
         output.rows.append(width)

@@ -89,11 +89,11 @@ public struct SubscriberScalingWorkload: Workload {
             for index in latency.rows.indices { latency.rows[index].objects = records }
             output.append(latency)
             output.rows += [
-                context.countRow(workload: name, objects: records, subscribers: subscribers, metric: "reruns_per_write", unit: "reruns/write",
+                context.countRow(workload: name, objects: records, subscribers: subscribers, metric: .rerunsPerWrite,
                                  value: delivered, note: "re-runs delivered over \(writes) writes (warm-up included)"),
-                context.countRow(workload: name, objects: records, subscribers: subscribers, metric: "reruns_needed_per_write", unit: "reruns/write",
+                context.countRow(workload: name, objects: records, subscribers: subscribers, metric: .rerunsNeededPerWrite,
                                  value: needed, note: "views that read what each write changed"),
-                context.countRow(workload: name, objects: records, subscribers: subscribers, metric: "spurious_fraction", unit: "fraction",
+                context.countRow(workload: name, objects: records, subscribers: subscribers, metric: .spuriousFraction,
                                  value: delivered > 0 ? max(0, delivered - needed) / delivered : 0,
                                  note: "share of delivered re-runs that no read field called for"),
             ]
@@ -118,22 +118,22 @@ public struct SubscriberScalingWorkload: Workload {
         let fitted = points.map { (size: Double($0.subscribers), cost: $0.nanoseconds) }
         let sweep = "S = " + points.map { String($0.subscribers) }.joined(separator: ", ")
         let largest = points.map(\.subscribers).max() ?? 1
-        func row(_ metric: String, _ unit: String, _ value: Double, _ note: String) -> ResultRow {
-            context.countRow(workload: name, objects: records, subscribers: largest, metric: metric, unit: unit, value: value, note: note)
+        func row(_ metric: Metric, _ value: Double, _ note: String) -> ResultRow {
+            context.countRow(workload: name, objects: records, subscribers: largest, metric: metric, value: value, note: note)
         }
         var rows: [ResultRow] = []
         if let line = GrowthFit.linear(fitted) {
-            rows.append(row("cost_per_view", "ns/view", line.slope,
-                            "b of the least-squares line latency = a + b·S over \(sweep) (a = \(SummaryTable.format(nanoseconds: line.intercept)), R² = \(String(format: "%.3f", line.rSquared)))"))
+            rows.append(row(.costPerView, line.slope,
+                            "b of the least-squares line latency = a + b·S over \(sweep) (a = \(NumberFormat.nanoseconds(line.intercept)), R² = \(NumberFormat.fixed(line.rSquared, digits: 3)))"))
         }
         if let slope = GrowthFit.lastStepSlope(fitted), points.count >= 2 {
             let (low, high) = (points[points.count - 2].subscribers, points[points.count - 1].subscribers)
-            rows.append(row("last_decade_slope", "log-log slope", slope, "log-log slope from S = \(low) to S = \(high); ~0 is O(1), ~1 is O(S), ~2 is O(S²)"))
+            rows.append(row(.lastDecadeSlope, slope, "log-log slope from S = \(low) to S = \(high); ~0 is O(1), ~1 is O(S), ~2 is O(S²)"))
         }
         if let (slope, quality) = GrowthFit.logLog(fitted) {
-            rows.append(row("growth_exponent", "log-log slope", slope,
-                            "least-squares slope of log(latency) on log(S) over \(sweep), R² = \(String(format: "%.3f", quality)); reads a + b·S low, see last_decade_slope"))
-            rows.append(row("growth_exponent_r2", "R²", quality, "fit quality of growth_exponent: 1 is a straight line on log-log axes"))
+            rows.append(row(.growthExponent, slope,
+                            "least-squares slope of log(latency) on log(S) over \(sweep), R² = \(NumberFormat.fixed(quality, digits: 3)); reads a + b·S low, see last_decade_slope"))
+            rows.append(row(.growthExponentR2, quality, "fit quality of growth_exponent: 1 is a straight line on log-log axes"))
         }
         return rows
     }

@@ -28,15 +28,15 @@ public struct StoreConcurrentWritersWorkload: Workload {
             let stored = await store.metricsSnapshot().total
             await view.seen.wait(until: stored)
             let elapsed = Double(MonotonicClock.now() - begin)
-            func row(_ metric: String, _ unit: String, _ value: Double, _ note: String) -> ResultRow {
-                var row = context.countRow(workload: name, objects: 0, subscribers: 1, metric: metric, unit: unit, value: value, note: note)
+            func row(_ metric: Metric, _ value: Double, _ note: String) -> ResultRow {
+                var row = context.countRow(workload: name, objects: 0, subscribers: 1, metric: metric, value: value, note: note)
                 row.labelAsHop(executor: kind.rawValue, callers: Self.writers)
                 return row
             }
             output.rows += [
-                row("writes", "writes", Double(expected), "\(Self.writers) tasks × \(Self.writesPerWriter) records"),
-                row("lost_writes", "writes", Double(expected - stored), "writes the store's metrics do not count (\(stored) of \(expected))"),
-                row("wall_ns_per_write", "ns/write", elapsed / Double(expected), "from the first write to the view having seen the last, over \(expected) writes"),
+                row(.writes, Double(expected), "\(Self.writers) tasks × \(Self.writesPerWriter) records"),
+                row(.lostWrites, Double(expected - stored), "writes the store's metrics do not count (\(stored) of \(expected))"),
+                row(.wallNanosecondsPerWrite, elapsed / Double(expected), "from the first write to the view having seen the last, over \(expected) writes"),
             ]
         }
         return output

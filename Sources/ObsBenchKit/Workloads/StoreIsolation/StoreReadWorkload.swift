@@ -54,7 +54,7 @@ public struct StoreReadWorkload: Workload {
             latency.labelAsHop(executor: kind.rawValue, callers: 1)
             output.append(latency)
             output.rows.append(context.voluntarySwitchesRow(
-                workload: name, metric: "voluntary_switches_per_read", unit: "switches/read", before: before, after: after,
+                workload: name, metric: .voluntarySwitchesPerRead, before: before, after: after,
                 operations: reads, subscribers: 0, executor: kind.rawValue, note: "\(reads) reads"))
         }
         return output

@@ -43,7 +43,7 @@ public struct StoreWriteWorkload: Workload {
             latency.labelAsHop(executor: kind.rawValue, callers: 1)
             output.append(latency)
             output.rows.append(context.voluntarySwitchesRow(
-                workload: name, metric: "voluntary_switches_per_write", unit: "switches/write", before: before, after: after,
+                workload: name, metric: .voluntarySwitchesPerWrite, before: before, after: after,
                 operations: written, subscribers: 1, executor: kind.rawValue, note: "\(written) writes"))
         }
         return output

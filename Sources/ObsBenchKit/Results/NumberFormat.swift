@@ -1,0 +1,96 @@
+import Foundation
+
+/// Every number obsbench writes as text: in `results.csv`, the summary tables, the gate's report,
+/// the claims check and rows' notes. One function per kind of number; each says what it prints.
+public enum NumberFormat {
+    /// A value in `results.csv` and `samples.csv`: whole numbers without a fraction, others with
+    /// enough digits to read back the same value, no exponent for ordinary magnitudes (spreadsheets
+    /// and pandas read them alike). `csv(42)` is "42", `csv(6.140686)` is "6.140686".
+    static func csv(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    /// A fraction as a percentage, whole where it is: `percent(0.25)` is "25%", `percent(0.005)` is "0.5%".
+    public static func percent(_ fraction: Double) -> String {
+        let percent = fraction * 100
+        return percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%"
+    }
+
+    /// A relative change, signed, one decimal: `change(0.0713)` is "+7.1%", `change(-0.1)` is "-10.0%".
+    static func change(_ fraction: Double) -> String {
+        String(format: "%+.1f%%", fraction * 100)
+    }
+
+    /// Nanoseconds, scaled to ns, µs or ms: `nanoseconds(6.14)` is "6.14 ns", `nanoseconds(1_234)` is "1.23 µs".
+    static func nanoseconds(_ nanoseconds: Double) -> String {
+        switch nanoseconds {
+        case ..<10: String(format: "%.2f ns", nanoseconds)
+        case ..<1_000: String(format: "%.1f ns", nanoseconds)
+        case ..<1_000_000: String(format: "%.2f µs", nanoseconds / 1_000)
+        default: String(format: "%.2f ms", nanoseconds / 1_000_000)
+        }
+    }
+
+    /// Instructions, in Ir or kIr: `instructions(42.5)` is "42.5 Ir", `instructions(824)` is "824 Ir", `instructions(123_456)` is "123.5 kIr".
+    static func instructions(_ instructions: Double) -> String {
+        switch abs(instructions) {
+        case ..<100: String(format: "%.1f Ir", instructions)
+        case ..<100_000: String(format: "%.0f Ir", instructions)
+        default: String(format: "%.1f kIr", instructions / 1_000)
+        }
+    }
+
+    /// Bytes to a tenth, whole without a fraction: `bytes(64)` is "64 B", `bytes(212.46)` is "212.5 B".
+    static func bytes(_ bytes: Double) -> String {
+        let rounded = (bytes * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(format: "%.0f B", rounded) : String(format: "%.1f B", rounded)
+    }
+
+    /// Bytes in MiB, one decimal: `mebibytes(1_572_864)` is "1.5 MiB".
+    static func mebibytes(_ bytes: Double) -> String {
+        String(format: "%.1f MiB", bytes / 1_048_576)
+    }
+
+    /// A count, whole or to two decimals: `count(3)` is "3", `count(1.234)` is "1.23".
+    static func count(_ count: Double) -> String {
+        count == count.rounded() ? String(format: "%.0f", count) : String(format: "%.2f", count)
+    }
+
+    /// A ratio, two decimals below 10: `ratio(3.4)` is "3.40", `ratio(12.3)` is "12".
+    static func ratio(_ ratio: Double) -> String {
+        ratio < 10 ? String(format: "%.2f", ratio) : String(format: "%.0f", ratio)
+    }
+
+    /// A fixed number of decimals: `fixed(0.98765, digits: 3)` is "0.988".
+    static func fixed(_ value: Double, digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+
+    /// A value in the gate's report: whole numbers whole, 4 significant digits below 10, else one
+    /// decimal: `compared(2)` is "2", `compared(0.88512)` is "0.8851", `compared(1234.56)` is "1234.6".
+    static func compared(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e12 { return String(Int64(value)) }
+        return String(format: abs(value) < 10 ? "%.4g" : "%.1f", value)
+    }
+
+    /// A value in the claims check: whole numbers whole, else 0 decimals from 100, 1 from 10, 2
+    /// below: `claimed(5)` is "5", `claimed(123.4)` is "123", `claimed(12.34)` is "12.3", `claimed(1.234)` is "1.23".
+    static func claimed(_ value: Double) -> String {
+        let magnitude = abs(value)
+        if value == value.rounded() && magnitude < 1e9 { return String(Int(value)) }
+        if magnitude >= 100 { return String(format: "%.0f", value) }
+        if magnitude >= 10 { return String(format: "%.1f", value) }
+        return String(format: "%.2f", value)
+    }
+
+    /// A p-value or significance level, to 4 decimals: `pValue(0.0123456)` is "0.0123", `pValue(0.00001)` is "<0.0001".
+    static func pValue(_ p: Double) -> String {
+        p < 0.0001 ? "<0.0001" : String((p * 10_000).rounded() / 10_000)
+    }
+
+    /// Seconds, whole without a fraction: `seconds(60)` is "60", `seconds(1.5)` is "1.5".
+    static func seconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
