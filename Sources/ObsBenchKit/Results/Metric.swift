@@ -103,6 +103,8 @@ public struct Metric: Sendable, Hashable {
     public static let allocationsPerInstance = Metric("allocations_per_instance", unit: "allocations/instance", gate: .count)
     /// Bytes per empty store of the store-isolation suite, reported only (a dispatch queue's internals).
     public static let bytesPerStore = Metric("bytes_per_store", unit: "B/store", gate: .informational("a dispatch queue's internals are allocated and freed on dispatch's own schedule: ±0.1 B per store between runs"))
+    /// Allocations per empty store of the store-isolation suite, reported only, for the same reason.
+    public static let allocationsPerStore = Metric("allocations_per_store", unit: "allocations/store", gate: .informational("a dispatch queue's internals are allocated and freed on dispatch's own schedule: ±0.0002 allocations per store between builds"))
 
     // Consistency.
 
@@ -160,7 +162,7 @@ public struct Metric: Sendable, Hashable {
         rerunsPerWrite, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
         freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown,
         bytesPerSubscriber, allocationsPerWrite, bytesAllocatedPerWrite, retainedBytesPerWrite,
-        bytesPerInstance, allocationsPerInstance, bytesPerStore,
+        bytesPerInstance, allocationsPerInstance, bytesPerStore, allocationsPerStore,
         transactions, rerunsPerTransaction, notificationsPerTransaction,
         tornObservations, tornPer1000Transactions, combinedTornObservations, combinedTornPer1000Transactions,
         throughput, voluntarySwitchesPer1000Hops, involuntarySwitchesPer1000Hops, threads, callerThreadsObserved,

@@ -21,6 +21,7 @@ public struct StoreLifecycleWorkload: Workload {
         let probe = try context.memoryProbe()
         let note = context.allocatorNote(probe)
         var output = WorkloadOutput()
+        try await warmUp(context)
         for count in context.objectSweep {
             var views: [ViewHandle] = []
             views.reserveCapacity(count)
@@ -72,5 +73,21 @@ public struct StoreLifecycleWorkload: Workload {
             ]
         }
         return output
+    }
+
+    /// Builds, writes, views and tears down a small store before anything is measured, so the
+    /// runtime's one-time allocations (type metadata, protocol conformance caches) made the first
+    /// time these paths run do not land in the first point of the sweep.
+    @MainActor
+    private func warmUp(_ context: WorkloadContext) async throws {
+        let store = try context.measuredStrategy().makeStore(TaskRecord.sample(count: 10))
+        await store.settle()
+        try store.transaction((1...10).map { FieldWrite($0, .priority(1_000 + $0)) })
+        await store.settle()
+        let views = try (1...10).map { try store.subscribe(.record($0, .title)) }
+        await store.settle()
+        for view in views { store.unsubscribe(view) }
+        await store.settle()
+        await store.tearDown()
     }
 }
