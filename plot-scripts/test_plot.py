@@ -58,9 +58,23 @@ class PlotTests(unittest.TestCase):
                 json.dump({"strategies": ["plain", "my-store", "observable", "grdb-queue"]}, handle)
             result = self.run_plot(folder)
             self.assertEqual(result.returncode, 0, result.stderr)
-            self.assertIn("no chart for suite new-suite", result.stderr)
+            # A suite plot.py has no function for gets its latency rows as bars.
+            with open(os.path.join(folder, "plots", "new-suite.svg")) as svg:
+                self.assertIn("<svg", svg.read(2000))
             with open(os.path.join(folder, "plots", "latency.svg")) as svg:
                 self.assertIn("my-store", svg.read())
+
+    def test_a_suite_with_nothing_to_chart_is_named(self):
+        with tempfile.TemporaryDirectory() as folder:
+            counts_only = os.path.join(folder, "results.csv")
+            with open(SAMPLE, newline="") as source, open(counts_only, "w", newline="") as target:
+                reader = csv.DictReader(source)
+                writer = csv.DictWriter(target, fieldnames=reader.fieldnames)
+                writer.writeheader()
+                writer.writerows(dict(row, suite="counts-suite") for row in reader if row["suite"] == "memory")
+            result = self.run_plot(folder)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("no chart for suite counts-suite: counts-suite: no latency rows to chart", result.stderr)
 
     def test_a_missing_column_or_file_is_named(self):
         with tempfile.TemporaryDirectory() as folder:

@@ -14,7 +14,7 @@ struct ExportCommand: ParsableCommand {
         for benchmark-action/github-action-benchmark with `tool: customSmallerIsBetter`. \
         bmf: Bencher Metric Format, for `bencher run --adapter json`; each row's benchmark is its \
         suite/workload/strategy and sizes, its measure the metric. \
-        Exported: every row the gate judges (timings as medians with their 95% interval, exact counts, \
+        Exported: every row of a metric the gate can judge (timings as medians with their 95% interval, exact counts, \
         instruction counts); informational rows and error rows are left out, and the count is said on stderr. \
         Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
         """

@@ -34,7 +34,8 @@ public enum ObsBench {
     ///   - strategies: the strategies this binary measures, in the order tables list them. Names
     ///     must be unique.
     ///   - file: the caller's source file, left to its default: a debug build finds the package
-    ///     it belongs to from it, to build and hand over to the release binary.
+    ///     it belongs to from it, to build and hand over to the release binary (a debug binary
+    ///     moved away from its sources refuses, printing the command to run instead).
     public static func main(strategies: [StrategyEntry], file: StaticString = #filePath) -> Never {
         if let duplicate = Dictionary(grouping: strategies, by: \.name).first(where: { $0.value.count > 1 })?.key {
             ReleaseRedirect.warn("obsbench: two strategies are called '\(duplicate)'; every strategy needs its own name")

@@ -25,7 +25,7 @@ import Testing
 /// (10 s). Cases that do not apply to the strategy's capabilities pass without checking anything
 /// (5b needs a transactional strategy).
 public struct ConformanceCase: Sendable, CustomTestStringConvertible {
-    /// The rule, numbered as the README's conformance table numbers it.
+    /// The rule, numbered as the README's list of rules (under "The strategies") numbers it.
     public let name: String
     /// Whether the rule applies to a strategy with these capabilities.
     public let appliesTo: @Sendable (Capabilities) -> Bool
@@ -173,6 +173,32 @@ public struct ConformanceCase: Sendable, CustomTestStringConvertible {
                 #expect(title == "round \(priority)", "torn: title \(title) with priority \(priority)")
             }
             #expect(view.lastSeen == [.title("round 20"), .priority(20)])
+            await store.tearDown()
+        },
+        ConformanceCase("5e. a transaction across two records is never seen half-applied by a view reading both, where transactional", appliesTo: { $0.transactional }) { entry in
+            let store = try entry.makeStore(records)
+            let spec = ViewSpec(reads: [FieldRef(3, .priority), FieldRef(4, .priority)], recordsHistory: true)
+            let view = try store.subscribe(spec)
+            try await Settling.settle(store)
+            let initial: [FieldValue] = [.priority(records[2].priority), .priority(records[3].priority)]
+            for round in 1...20 {
+                try store.transaction([FieldWrite(3, .priority(1_000 + round)), FieldWrite(4, .priority(-1_000 - round))])
+                if round % 5 == 0 { try await Settling.settle(store) }
+            }
+            try await Settling.settleAndConfirmQuiet(store, [view])
+            for seen in view.snapshot.history where seen != initial {
+                guard case .priority(let three) = seen[0], case .priority(let four) = seen[1] else {
+                    Issue.record("unexpected values \(seen)")
+                    continue
+                }
+                #expect(three == -four, "torn across records: #3 \(three) with #4 \(four)")
+            }
+            if entry.descriptor.capabilities.granularity != .none {
+                #expect(view.lastSeen == [.priority(1_020), .priority(-1_020)], "the last transaction must reach the view")
+                // One commit may reach a view once, or once per record it touched (a store that
+                // notifies per record after applying the whole commit), never more.
+                #expect((1...40).contains(view.reruns), "\(view.reruns) re-runs for 20 two-record transactions")
+            }
             await store.tearDown()
         },
         ConformanceCase("5c. a commit from a background task lands whole, runs its hook once, and re-runs the view once", appliesTo: { _ in true }) { entry in

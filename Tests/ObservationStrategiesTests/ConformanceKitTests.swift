@@ -15,6 +15,14 @@ struct ConformanceKitTests {
         }
     }
 
+    @Test("a store that claims transactions and re-runs views after each write of one fails rule 5e")
+    func halfTransactionStoreFails() async throws {
+        let rule = try #require(ConformanceCase.all.first { $0.name.hasPrefix("5e.") })
+        await withKnownIssue("HalfTransactionStore writes a transaction write by write, each shown to the views, claiming transactions") {
+            try await rule.check(StrategyEntry(HalfTransactionStore.self))
+        }
+    }
+
     @Test("the same store passes rule 7 (bad input), which it keeps")
     func silentStoreKeepsOtherRules() async throws {
         let rule = try #require(ConformanceCase.all.first { $0.name.hasPrefix("7.") })
@@ -41,4 +49,29 @@ final class SilentStore: ObservationStrategy {
     func settle() async { await plain.settle() }
     func tearDown() async { await plain.tearDown() }
     func objectsThatMustBeFreed() -> [AnyObject] { plain.objectsThatMustBeFreed() }
+}
+
+/// `published` writing a transaction write by write, each shown to the views, under a description
+/// that claims transactions.
+@MainActor
+final class HalfTransactionStore: ObservationStrategy {
+    nonisolated static let descriptor = StrategyDescriptor(
+        name: "half-transaction", summary: "published, claiming transactions", dependency: "OpenCombine",
+        capabilities: Capabilities(granularity: .object, deduplicates: false, delivery: .synchronous, transactional: true, coalesces: false))
+
+    private let published: PublishedStrategy
+
+    init(records: [TaskRecord]) throws { published = try PublishedStrategy(records: records) }
+    func read(_ field: TaskField, of id: Int) throws -> FieldValue { try published.read(field, of: id) }
+    func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue { try published.readInsideView(field, of: id, times: times) }
+    func write(_ value: FieldValue, to id: Int) throws { try published.write(value, to: id) }
+    /// Write by write, each shown to the views before the next is applied.
+    func transaction(_ writes: [FieldWrite]) throws {
+        for write in writes { try published.write(write.value, to: write.id) }
+    }
+    func subscribe(_ spec: ViewSpec) throws -> ViewHandle { try published.subscribe(spec) }
+    func unsubscribe(_ view: ViewHandle) { published.unsubscribe(view) }
+    func settle() async { await published.settle() }
+    func tearDown() async { await published.tearDown() }
+    func objectsThatMustBeFreed() -> [AnyObject] { published.objectsThatMustBeFreed() }
 }

@@ -12,13 +12,13 @@ struct ConformanceTests {
         try await rule.check(entry)
     }
 
-    @Test("the kit has every rule once, 5b for transactional strategies only")
+    @Test("the kit has every rule once, 5b and 5e for transactional strategies only")
     func kit() {
         let names = ConformanceCase.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 10)
+        #expect(names.count == 11)
         let transactionalOnly = ConformanceCase.all.filter { !$0.appliesTo(Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false)) }
-        #expect(transactionalOnly.map { $0.name.prefix(3) } == ["5b."])
+        #expect(transactionalOnly.map { $0.name.prefix(3) } == ["5b.", "5e."])
     }
 
     @Test("every strategy is registered once, with a unique name", arguments: [StrategyRegistry.names])

@@ -2,10 +2,11 @@ import Foundation
 
 /// A run's results in the formats CI benchmark trackers read, from its `results.csv` rows.
 ///
-/// Every row the gate judges is exported: timings (median ns/op), exact counts (bytes,
-/// allocations, re-runs, torn observations) and, when the run counted them, instructions.
-/// Each is smaller-is-better. Informational rows (loop overheads, derived fits, switch counts)
-/// and error rows are left out, as the gate leaves them unjudged; `skipped` says how many.
+/// Every row of a metric the gate can judge is exported: timings (median ns/op), exact counts
+/// (bytes, allocations, re-runs, torn observations) and, when the run counted them, instructions,
+/// whether or not a given gate judges that row (asynchronous strategies' counts, timings with
+/// fewer than 4 rounds). Each is smaller-is-better. Rows of informational metrics (loop overheads,
+/// derived fits, switch counts) and error rows are left out; `skipped` says how many.
 ///
 /// ```swift
 /// let export = TrackerExport(rows: try RunResults.load("results/latest").rows)

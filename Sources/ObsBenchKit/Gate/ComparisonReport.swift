@@ -41,7 +41,7 @@ public struct ComparisonReport: Sendable {
     }
 
     public func markdown() -> String {
-        "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n" + TextTable(header: Self.header, rows: table).markdown()
+        "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n" + TextTable(header: Self.header, rows: table, alignment: .right([2, 3, 4])).markdown()
             + comparison.notes.map { "\n> \($0)\n" }.joined()
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The end-of-run summary: per suite, a row per strategy with the suite's headline figures, each
-/// against `plain` measured in the same run (latency: each workload's median and its ratio to
-/// `plain`; memory: bytes per object, the overhead over `plain`, and the rest of the suite's counts).
+/// The end-of-run summary of one suite: a row per strategy (or, for a suite that measures none,
+/// per isolation kind, store or probe) with the suite's own figures, built by the suite's `table`
+/// (latency: each workload's median and its ratio to `plain` measured in the same run).
 public struct SummaryTable: Sendable {
     public var suite: String
     public var columns: [String]

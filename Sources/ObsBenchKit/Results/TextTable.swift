@@ -14,6 +14,16 @@ public struct TextTable: Sendable {
         case left
         /// The first column left-aligned, the others (numbers) right-aligned, a rule under the header.
         case numbers
+        /// The columns at these indices right-aligned (numbers), the others left-aligned; no rule.
+        case right(Set<Int>)
+
+        func isRight(_ column: Int) -> Bool {
+            switch self {
+            case .left: false
+            case .numbers: column > 0
+            case .right(let columns): columns.contains(column)
+            }
+        }
     }
 
     public var header: [String]
@@ -32,26 +42,25 @@ public struct TextTable: Sendable {
     /// Aligned columns, two spaces apart; the last column is not padded when left-aligned.
     public func text() -> String {
         let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        let columns = all.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             let padded = cells.enumerated().map { column, cell -> String in
                 let gap = String(repeating: " ", count: max(widths[column] - cell.count, 0))
-                switch alignment {
-                case .left: return column == cells.count - 1 ? cell : cell + gap
-                case .numbers: return column == 0 ? cell + gap : gap + cell
-                }
+                if alignment.isRight(column) { return gap + cell }
+                return column == cells.count - 1 ? cell : cell + gap
             }
             return indent + padded.joined(separator: "  ")
         }
         var lines = [line(header)]
-        if alignment == .numbers { lines.append(indent + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
+        if case .numbers = alignment { lines.append(indent + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
         return (lines + rows.map(line)).joined(separator: "\n") + "\n"
     }
 
     /// A markdown table; `|` in a cell is escaped, and number columns are right-aligned.
     public func markdown() -> String {
         func line(_ cells: [String]) -> String { "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
-        let rule = "|" + header.indices.map { alignment == .numbers && $0 > 0 ? "---:" : "---" }.joined(separator: "|") + "|"
+        let rule = "|" + header.indices.map { alignment.isRight($0) ? "---:" : "---" }.joined(separator: "|") + "|"
         return ([line(header), rule] + rows.map(line)).joined(separator: "\n") + "\n"
     }
 }

@@ -125,10 +125,12 @@ public enum RunSession {
 @MainActor
 final class InterruptHandler {
     private var sources: [any DispatchSourceSignal] = []
+    /// The dispositions the signals had before, restored by `cancel()`.
+    private var previous: [(signal: Int32, handler: (@convention(c) (Int32) -> Void)?)] = []
 
     init(_ handler: @escaping @MainActor (Int32) -> Void) {
         for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
+            previous.append((signalNumber, signal(signalNumber, SIG_IGN)))
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
             source.setEventHandler {
                 MainActor.assumeIsolated { handler(signalNumber) }
@@ -138,8 +140,11 @@ final class InterruptHandler {
         }
     }
 
+    /// Stops handling the signals and gives them back the dispositions they had.
     func cancel() {
         for source in sources { source.cancel() }
         sources.removeAll()
+        for (signalNumber, handler) in previous { signal(signalNumber, handler) }
+        previous.removeAll()
     }
 }

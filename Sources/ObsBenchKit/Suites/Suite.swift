@@ -4,7 +4,7 @@ public struct Suite: Sendable {
     public var summary: String
     /// Records per store, unless `--objects` says otherwise.
     public var defaultObjects: Int
-    /// The workload whose `latency` median heads the summary table, first.
+    /// What the suite runs, in order.
     public var workloads: [any Workload]
     /// Worker rounds per strategy unless `--rounds` says otherwise: a timing suite interleaves
     /// several short rounds of every strategy so each one's samples span the run; a suite of exact
