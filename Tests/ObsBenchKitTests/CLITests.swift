@@ -120,3 +120,22 @@ struct ListJSONTests {
         #expect(metrics.contains { $0["name"] as? String == "fresh_bytes_per_object" && $0["gate"] as? String == "count" })
     }
 }
+
+/// What a run plan starts: one worker per strategy for a strategy suite, one with none otherwise.
+@Suite("Run plan")
+struct RunPlanTests {
+    @Test("a suite that measures no strategy gets one worker, started without --strategy")
+    func workersPerSuite() {
+        let strategies = Array(StrategyRegistry.all.prefix(3))
+        let plan = RunPlan(suites: [.latency, .hops], strategies: strategies, quick: true, objects: nil, workerTimeoutSeconds: 60)
+        #expect(plan.strategies(of: .latency).map { $0?.name } == strategies.map(\.name))
+        #expect(plan.strategies(of: .hops).count == 1 && plan.strategies(of: .hops)[0] == nil)
+        let hops = plan.workerArguments(suite: .hops, strategy: nil, runID: "r")
+        #expect(!hops.contains("--strategy") && hops.starts(with: ["worker", "--suite", "hops", "--run-id", "r"]))
+        let latency = plan.workerArguments(suite: .latency, strategy: strategies[1], runID: "r", round: 2)
+        #expect(latency.starts(with: ["worker", "--suite", "latency", "--strategy", strategies[1].name, "--run-id", "r"]))
+        #expect(latency.contains("--round") && latency.contains("--quick"))
+        // latency: 8 rounds × 3 strategies; hops: 1 worker.
+        #expect(plan.workerCount == 8 * 3 + 1)
+    }
+}
