@@ -14,6 +14,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "testdata", "results.csv")
 
 
+def write_sample(folder, rows):
+    """Writes results.csv into folder: the sample's header and rows(the sample's rows)."""
+    with open(SAMPLE, newline="") as source, open(os.path.join(folder, "results.csv"), "w", newline="") as target:
+        reader = csv.DictReader(source)
+        writer = csv.DictWriter(target, fieldnames=reader.fieldnames)
+        writer.writeheader()
+        writer.writerows(rows(reader))
+
+
 class PlotTests(unittest.TestCase):
     def run_plot(self, *arguments):
         return subprocess.run([sys.executable, os.path.join(HERE, "plot.py"), *arguments], capture_output=True, text=True)
@@ -30,12 +39,7 @@ class PlotTests(unittest.TestCase):
 
     def test_a_suite_not_in_the_run_is_skipped_not_failed(self):
         with tempfile.TemporaryDirectory() as folder:
-            only_latency = os.path.join(folder, "results.csv")
-            with open(SAMPLE, newline="") as source, open(only_latency, "w", newline="") as target:
-                reader = csv.DictReader(source)
-                writer = csv.DictWriter(target, fieldnames=reader.fieldnames)
-                writer.writeheader()
-                writer.writerows(row for row in reader if row["suite"] == "latency")
+            write_sample(folder, lambda rows: (row for row in rows if row["suite"] == "latency"))
             result = self.run_plot(folder)
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertIn("skipped memory", result.stderr)
@@ -44,16 +48,13 @@ class PlotTests(unittest.TestCase):
     def test_a_strategy_or_suite_plot_py_does_not_know_is_drawn_or_named(self):
         # A store of one's own (Examples/CustomStore) and a suite added without a chart yet.
         with tempfile.TemporaryDirectory() as folder:
-            extended = os.path.join(folder, "results.csv")
-            with open(SAMPLE, newline="") as source, open(extended, "w", newline="") as target:
-                reader = csv.DictReader(source)
-                writer = csv.DictWriter(target, fieldnames=reader.fieldnames)
-                writer.writeheader()
-                for row in reader:
-                    writer.writerow(row)
+            def extended(rows):
+                for row in rows:
+                    yield row
                     if row["suite"] == "latency" and row["strategy"] == "observable":
-                        writer.writerow(dict(row, strategy="my-store"))
-                        writer.writerow(dict(row, suite="new-suite"))
+                        yield dict(row, strategy="my-store")
+                        yield dict(row, suite="new-suite")
+            write_sample(folder, extended)
             with open(os.path.join(folder, "run.json"), "w") as handle:
                 json.dump({"strategies": ["plain", "my-store", "observable", "grdb-queue"]}, handle)
             result = self.run_plot(folder)
@@ -66,12 +67,7 @@ class PlotTests(unittest.TestCase):
 
     def test_a_suite_with_nothing_to_chart_is_named(self):
         with tempfile.TemporaryDirectory() as folder:
-            counts_only = os.path.join(folder, "results.csv")
-            with open(SAMPLE, newline="") as source, open(counts_only, "w", newline="") as target:
-                reader = csv.DictReader(source)
-                writer = csv.DictWriter(target, fieldnames=reader.fieldnames)
-                writer.writeheader()
-                writer.writerows(dict(row, suite="counts-suite") for row in reader if row["suite"] == "memory")
+            write_sample(folder, lambda rows: (dict(row, suite="counts-suite") for row in rows if row["suite"] == "memory"))
             result = self.run_plot(folder)
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertIn("no chart for suite counts-suite: counts-suite: no latency rows to chart", result.stderr)

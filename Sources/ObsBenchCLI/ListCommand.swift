@@ -45,13 +45,8 @@ struct ListCommand: ParsableCommand {
         }
         print("")
         print("Strategies (--strategy NAME, repeatable):")
-        let header = ["name", "granularity", "delivery", "transactional", "coalesces", "dedupes", "dependency"]
-        let rows = Registered.strategies.map { entry -> [String] in
-            let c = entry.descriptor.capabilities
-            return [entry.name, c.granularity.rawValue, c.delivery.rawValue, c.transactional ? "yes" : "no",
-                    c.coalesces ? "yes" : "no", c.deduplicates ? "yes" : "no", entry.descriptor.dependency]
-        }
-        print(TextTable(header: header, rows: rows, indent: "  ").text(), terminator: "")
+        let rows = Registered.strategies.map(\.descriptor.tableCells)
+        print(TextTable(header: StrategyDescriptor.tableHeader, rows: rows, indent: "  ").text(), terminator: "")
         print("")
         for entry in Registered.strategies {
             print("  \(entry.name): \(entry.descriptor.summary)")

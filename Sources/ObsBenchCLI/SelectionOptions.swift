@@ -43,12 +43,12 @@ extension StrategyEntry: ExpressibleByArgument {
 enum Selection {
     /// The suites chosen (`all`, or none, means every suite), each once, in registry order.
     static func suites(_ choices: [SuiteChoice]) -> [Suite] {
-        let names = choices.compactMap { choice -> String? in
-            if case .one(let suite) = choice { return suite.name }
-            return nil
+        var names: [String] = []
+        for choice in choices {
+            guard case .one(let suite) = choice else { return SuiteRegistry.all }
+            names.append(suite.name)
         }
-        if names.count < choices.count || choices.isEmpty { return SuiteRegistry.all }
-        return SuiteRegistry.all.filter { names.contains($0.name) }
+        return names.isEmpty ? SuiteRegistry.all : SuiteRegistry.all.filter { names.contains($0.name) }
     }
 
     /// The strategies chosen (none means every strategy), each once, in registry order so tables

@@ -61,8 +61,7 @@ public struct RunComparison: Sendable {
         // Which strategies deliver asynchronously, from each run's run.json (a strategy this
         // binary does not know is described there), else from the built-in strategies.
         let asynchronous = Set((Set(baseline.rows.map(\.strategy)).union(current.rows.map(\.strategy))).filter { strategy in
-            (current.metadata?.descriptor(of: strategy) ?? baseline.metadata?.descriptor(of: strategy)
-                ?? StrategyRegistry.all.first { $0.name == strategy }?.descriptor)?.capabilities.delivery == .asynchronous
+            RunMetadata.descriptor(of: strategy, in: [current.metadata, baseline.metadata])?.capabilities.delivery == .asynchronous
         })
         var comparisons: [MetricComparison] = []
         // Timings beyond their threshold wait for their p-value to be judged together (Holm).

@@ -22,8 +22,7 @@ public struct ProfileGuide: Sendable {
     ///   observe (a strategy it does not describe, in an older run, is looked up among the built-in ones).
     public init(rows: [ResultRow], metadata: RunMetadata? = nil) {
         let observing = Set(rows.map(\.strategy).filter { strategy in
-            let descriptor = metadata?.descriptor(of: strategy) ?? StrategyRegistry.all.first { $0.name == strategy }?.descriptor
-            return descriptor.map { $0.capabilities.granularity != .none } ?? false
+            RunMetadata.descriptor(of: strategy, in: [metadata]).map { $0.capabilities.granularity != .none } ?? false
         })
         let measured = rows.filter { !$0.isError && $0.statistics != nil && observing.contains($0.strategy) }
         func median(_ row: ResultRow) -> Double { row.statistics!.median }

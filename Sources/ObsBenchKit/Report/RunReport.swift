@@ -1,4 +1,5 @@
 import Foundation
+import ObservationStrategies
 
 /// A run turned into one page: the machine, a guide naming the winner of each profile, each
 /// suite's headline table and chart, and the claims check. Rendered as `report.md` and as a single
@@ -41,11 +42,7 @@ public struct RunReport: Sendable {
         if let details = metadata?.strategyDetails, !details.isEmpty {
             blocks.append(.heading(level: 2, text: "Strategies"))
             blocks.append(.paragraph("As each strategy describes itself (from `run.json`): what a notification is about, when views re-run, and the component measured."))
-            blocks.append(.table(header: ["strategy", "granularity", "delivery", "transactional", "coalesces", "dedupes", "dependency", "what it is"], rows: details.map { detail in
-                let c = detail.capabilities
-                return [detail.name, c.granularity.rawValue, c.delivery.rawValue, c.transactional ? "yes" : "no", c.coalesces ? "yes" : "no",
-                        c.deduplicates ? "yes" : "no", detail.dependency, detail.summary]
-            }))
+            blocks.append(.table(header: StrategyDescriptor.tableHeader + ["what it is"], rows: details.map { $0.tableCells + [$0.summary] }))
         }
 
         blocks.append(.heading(level: 2, text: "Which strategy for which app"))

@@ -69,7 +69,16 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     /// The descriptor of `strategy`: from `run.json`, or for runs older than that field, from the
     /// built-in strategies of this binary; nil when neither knows it.
     public func descriptor(of strategy: String) -> StrategyDescriptor? {
-        strategyDetails?.first { $0.name == strategy } ?? StrategyRegistry.all.first { $0.name == strategy }?.descriptor
+        Self.descriptor(of: strategy, in: [self])
+    }
+
+    /// The descriptor of `strategy` from the first of `runs` whose `run.json` describes it, else
+    /// from the built-in strategies of this binary (runs older than `strategy_details`, or none).
+    public static func descriptor(of strategy: String, in runs: [RunMetadata?]) -> StrategyDescriptor? {
+        for run in runs {
+            if let described = run?.strategyDetails?.first(where: { $0.name == strategy }) { return described }
+        }
+        return StrategyRegistry.entry(named: strategy)?.descriptor
     }
 
     enum CodingKeys: String, CodingKey {

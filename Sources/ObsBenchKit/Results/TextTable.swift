@@ -1,3 +1,16 @@
+import ObservationStrategies
+
+/// A strategy as a row of `list` and of the report: its name, capabilities and dependency.
+extension StrategyDescriptor {
+    public static let tableHeader = ["strategy", "granularity", "delivery", "transactional", "coalesces", "dedupes", "dependency"]
+
+    public var tableCells: [String] {
+        func yesNo(_ flag: Bool) -> String { flag ? "yes" : "no" }
+        return [name, capabilities.granularity.rawValue, capabilities.delivery.rawValue, yesNo(capabilities.transactional),
+                yesNo(capabilities.coalesces), yesNo(capabilities.deduplicates), dependency]
+    }
+}
+
 /// A table of text cells, rendered as aligned plain text or as GitHub-flavoured markdown: every
 /// table obsbench prints (summaries, the gate's verdicts, `list`, the report) goes through it.
 ///
