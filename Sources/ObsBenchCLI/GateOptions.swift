@@ -122,7 +122,8 @@ struct GateOptions: ParsableArguments {
             ReleaseRedirect.warn("obsbench: cannot compare \(now.source) with the baseline \(base.source): they were made differently, so their differences would not be the code's:\n" + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nMake a new baseline the way this run was made (README: \"The regression gate\").")
             throw ExitStatus.baselineUnusable.exitCode
         }
-        let report = ComparisonReport(comparison: RunComparison(baseline: base, current: now, policy: policy), baselineSource: base.source, currentSource: now.source)
+        let report = ComparisonReport(comparison: RunComparison(baseline: base, current: now, policy: policy), baselineSource: base.source, currentSource: now.source,
+                                      profiles: (base.profiles, now.profiles))
         print(format == .markdown ? report.markdown() : report.text(), terminator: "")
         if let summaryFile {
             do {

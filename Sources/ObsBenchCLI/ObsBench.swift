@@ -94,7 +94,7 @@ struct ObsBenchCommand: AsyncParsableCommand {
 
         Exit status: \(ExitStatus.helpText)
         """,
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, ReportCommand.self, ExportCommand.self, WorkerCommand.self, SelfCheckCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, ProfileCommand.self, ReportCommand.self, ExportCommand.self, WorkerCommand.self, SelfCheckCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

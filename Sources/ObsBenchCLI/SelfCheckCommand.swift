@@ -18,7 +18,8 @@ struct SelfCheckCommand: AsyncParsableCommand {
         case mainThread = "main-thread"
         /// Under Callgrind: the instructions of a fixed loop at each of `--lengths`.
         case countLoop = "count-loop"
-        /// Under Callgrind: a strategy's write, per operation, with `--extra-spins` of injected work.
+        /// Under Callgrind: a strategy's write, per operation, with `--extra-spins` of injected work;
+        /// the profile's dumps and their manifest stay in the dump folder.
         case countWrites = "count-writes"
         /// Under Callgrind: the harness's share of `observable`'s and `published`'s read and write,
         /// from the latency workloads and the concrete reference (`HarnessShare`).
@@ -63,6 +64,14 @@ struct SelfCheckCommand: AsyncParsableCommand {
                 }
             }, label: "self-check writes")
             await store.tearDown()
+            // The profile's dumps, for the test to read once this process has exited.
+            if let folder = ProcessInfo.processInfo.environment[Callgrind.directoryVariable] {
+                var row = ResultRow(runID: "self-check", suite: "self-check", workload: "count-writes", strategy: strategy, executor: "main-actor",
+                                    objects: 100, subscribers: 0, concurrency: 1, metric: Metric.instructions.name, unit: Metric.instructions.unit,
+                                    statistics: Statistics(counted.instructionsPerOperation))
+                row.profileDumps = counted.profileDumps
+                try ProfileManifest(rows: [row]).write(toDumpFolder: folder)
+            }
             print(counted.instructionsPerOperation.map { String($0) }.joined(separator: " "))
             print("loop-overhead \(counted.loopOverheadInstructions)")
         case .attribution:

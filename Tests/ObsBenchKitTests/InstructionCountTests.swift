@@ -31,6 +31,11 @@ struct InstructionCountTests {
 
     /// Runs `obsbench self-check ARGUMENTS` (under Callgrind when `callgrind` is set) and returns its standard output.
     static func selfCheck(_ arguments: [String], underCallgrind callgrind: Bool, binary: String = obsbench) throws -> String {
+        try selfCheck(arguments, underCallgrind: callgrind, binary: binary, inspectDumps: { _ in })
+    }
+
+    /// The same, and `inspectDumps` sees the folder of Callgrind's dumps before it is removed.
+    static func selfCheck(_ arguments: [String], underCallgrind callgrind: Bool, binary: String = obsbench, inspectDumps: (URL) throws -> Void) throws -> String {
         let obsbench = binary
         #expect(FileManager.default.isExecutableFile(atPath: obsbench), "build it first: swift build --build-tests")
         let process = Process()
@@ -56,6 +61,7 @@ struct InstructionCountTests {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "obsbench self-check \(arguments) exited \(process.terminationStatus)")
+        if let invocation { try inspectDumps(invocation.scratch.appendingPathComponent("dumps")) }
         return output
     }
 
@@ -107,6 +113,39 @@ struct InstructionCountTests {
         let flagged = RunComparison(baseline: run(first), current: run(injected), policy: policy)
         #expect(flagged.exitStatus == .regression, "one spin more per write: \(first) → \(injected)")
         #expect(flagged.comparisons.first?.reason.contains("instructions") == true)
+    }
+
+    @Test("a function injected into a strategy's write is the top mover of its profile, carrying the Ir/op the injection added to within 5%; each profile sums to its row (release build)",
+          .enabled(if: canCount, "needs valgrind"),
+          .enabled(if: releaseObsbench != nil, "needs the release build: swift build -c release (.ci/run builds it first)"))
+    func injectedFunctionIsTopMover() throws {
+        let binary = try #require(Self.releaseObsbench)
+        let spins = 300
+        func profiled(extraSpins: Int) throws -> (perWrite: Double, profile: OperationProfile) {
+            var made: (profiles: [OperationProfile], errors: [ProfileRow]) = ([], [])
+            let output = try Self.selfCheck(["count-writes", "--strategy", "plain", "--extra-spins", String(extraSpins)], underCallgrind: true, binary: binary) { dumps in
+                made = ProfileManifest.profiles(dumpFolder: dumps, rows: [])
+            }
+            let lines = output.split(separator: "\n")
+            let values = lines.first.map { $0.split(separator: " ").compactMap { Double($0) } } ?? []
+            let median = try #require(Statistics(values)?.median)
+            #expect(made.errors.isEmpty, "\(made.errors)")
+            return (median, try #require(made.profiles.first))
+        }
+        let plain = try profiled(extraSpins: 0)
+        let injected = try profiled(extraSpins: spins)
+        // Each profile is its row: the functions' own costs sum to the Ir/op printed.
+        for measured in [plain, injected] {
+            #expect(abs(measured.profile.total - measured.perWrite) <= abs(measured.perWrite) * 0.01, "\(measured.profile.total) against \(measured.perWrite)")
+        }
+        // What the injected call adds to each write, from the two rows' counts (not their profiles).
+        let added = injected.perWrite - plain.perWrite
+        #expect(added > 100, "\(plain.perWrite) → \(injected.perWrite)")
+        let key = plain.profile.key
+        let movers = ProfileSummary.movers(base: ProfileSummary(rows: plain.profile.rows), current: ProfileSummary(rows: injected.profile.rows), key: key)
+        let top = try #require(movers.first)
+        #expect(top.function.contains("Canary.spin"), "\(movers.prefix(5))")
+        #expect(abs(top.delta - added) <= added * 0.05, "the top mover grew \(top.delta) Ir/op; the injection added \(added); \(movers.prefix(5))")
     }
 
     @Test("without valgrind the instruction mode says it is unavailable instead of printing numbers")

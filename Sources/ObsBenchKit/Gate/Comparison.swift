@@ -35,6 +35,8 @@ public struct MetricComparison: Sendable {
     public var verdict: Verdict
     /// Why: the threshold, tolerance or p-value that decided.
     public var reason: String
+    /// The compared row's key, where both runs have the row.
+    public var rowKey: RowKey?
 }
 
 /// Compares every metric two runs share, under a `GatePolicy`, and decides the gate's outcome.
@@ -190,7 +192,7 @@ public struct RunComparison: Sendable {
 
     static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy, asynchronous: Bool) -> (MetricComparison, TimingTest) {
         var result = MetricComparison(key: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
-                                      baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
+                                      baseline: old.value, current: new.value, verdict: .unchanged, reason: "", rowKey: RowKey(new.row))
         var test = TimingTest()
         switch GatePolicy.metricClass(old.row.metric) {
         case .informational(let why):

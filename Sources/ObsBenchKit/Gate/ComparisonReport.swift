@@ -6,11 +6,28 @@ public struct ComparisonReport: Sendable {
     public var comparison: RunComparison
     public var baselineSource: String
     public var currentSource: String
+    /// Both runs' `profile.csv`, when they have one: under each instruction regression, the
+    /// functions that moved most.
+    public var profiles: (baseline: ProfileSummary?, current: ProfileSummary?)
+    /// How many movers to list under each instruction regression.
+    public static let moversShown = 5
 
-    public init(comparison: RunComparison, baselineSource: String, currentSource: String) {
+    public init(comparison: RunComparison, baselineSource: String, currentSource: String, profiles: (baseline: ProfileSummary?, current: ProfileSummary?) = (nil, nil)) {
         self.comparison = comparison
         self.baselineSource = baselineSource
         self.currentSource = currentSource
+        self.profiles = profiles
+    }
+
+    /// For each instruction regression: its key, and the top movers (nil when a run has no
+    /// profile of the row, with the reason).
+    var regressionMovers: [(key: String, movers: [ProfileSummary.Mover]?, missing: String?)] {
+        comparison.comparisons.filter { $0.verdict == .regression && $0.unit == Metric.instructions.unit }.map { item in
+            guard let rowKey = item.rowKey else { return (item.key, nil, "the row is not in both runs") }
+            guard let base = profiles.baseline, base.row(rowKey) != nil else { return (item.key, nil, "the baseline has no profile of it (a baseline made before profile.csv: remake it to see which function moved)") }
+            guard let now = profiles.current, now.row(rowKey) != nil else { return (item.key, nil, "the current run has no profile of it") }
+            return (item.key, Array(ProfileSummary.movers(base: base, current: now, key: rowKey).prefix(Self.moversShown)), nil)
+        }
     }
 
     public var headline: String {
@@ -37,11 +54,17 @@ public struct ComparisonReport: Sendable {
 
     public func text() -> String {
         "baseline: \(baselineSource)\ncurrent:  \(currentSource)\n\(headline)\n\n" + TextTable(header: Self.header, rows: table).text()
+            + regressionMovers.map { regression in
+                "\nwhich functions moved in \(regression.key):\n" + (regression.movers.map { ProfileSummary.moversTable($0).text() } ?? "  not known: \(regression.missing ?? "")\n")
+            }.joined()
             + comparison.notes.map { "\nnote: \($0)\n" }.joined()
     }
 
     public func markdown() -> String {
         "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n" + TextTable(header: Self.header, rows: table, alignment: .right([2, 3, 4])).markdown()
+            + regressionMovers.map { regression in
+                "\n#### Which functions moved in `\(regression.key)`\n\n" + (regression.movers.map { ProfileSummary.moversTable($0, indent: "").markdown() } ?? "Not known: \(regression.missing ?? "")\n")
+            }.joined()
             + comparison.notes.map { "\n> \($0)\n" }.joined()
     }
 }

@@ -8,6 +8,8 @@ public struct RunResults: Sendable {
     public var source: String
     /// `run.json` beside `results.csv`, when there is one: how the run was made.
     public var metadata: RunMetadata?
+    /// `profile.csv` beside `results.csv`, when the run counted instructions.
+    public var profiles: ProfileSummary?
 
     public init(rows: [ResultRow], samples: [SampleRow], source: String, metadata: RunMetadata? = nil) {
         self.rows = rows
@@ -51,6 +53,11 @@ public struct RunResults: Sendable {
                 throw ResultsReader.ReadError(file: metadataFile.path, line: 0, reason: "unreadable run.json: \(error)")
             }
         }
-        return RunResults(rows: rows, samples: samples, source: resultsFile.path, metadata: metadata)
+        var run = RunResults(rows: rows, samples: samples, source: resultsFile.path, metadata: metadata)
+        let profileFile = resultsFile.deletingLastPathComponent().appendingPathComponent(ResultsDirectory.profileFileName)
+        if FileManager.default.fileExists(atPath: profileFile.path) {
+            run.profiles = ProfileSummary(rows: try ProfileRow.read(file: profileFile.path))
+        }
+        return run
     }
 }

@@ -1,5 +1,6 @@
 import CCallgrind
 import Foundation
+import Synchronization
 
 /// Callgrind, seen from inside the measured process: its client requests (zero the counters,
 /// dump them) and the profile files a dump writes.
@@ -7,7 +8,7 @@ import Foundation
 /// A worker in the instruction mode runs under
 /// `valgrind --tool=callgrind --callgrind-out-file=DIR/callgrind.out`, with
 /// `OBSBENCH_CALLGRIND_DIR=DIR`. Around the measured code it calls `zero()`, runs the code, and
-/// `dump(label:)` reads back what Callgrind counted in between, on every thread of the process:
+/// `dump(label:)` reads back the totals of what Callgrind counted in between, on every thread of the process:
 ///
 /// ```swift
 /// Callgrind.zero()
@@ -32,8 +33,8 @@ public enum Callgrind {
         obsbench_callgrind_zero_stats()
     }
 
-    /// Dumps the counts since the last `zero()` or dump (every thread) to a new profile file,
-    /// reads it back and deletes it.
+    /// Dumps the counts since the last `zero()` or dump (every thread) to a new profile file and
+    /// reads back its totals (the file stays, for the parent's profile; see `CallgrindCounts.file`).
     public static func dump(label: String) throws -> CallgrindCounts {
         try Dump(label: label).take()
     }
@@ -51,29 +52,68 @@ public enum Callgrind {
 
         deinit { free(cLabel) }
 
-        /// Dumps now, then reads the profile back.
+        /// Dumps now, then reads the new profile's header.
         public consuming func take() throws -> CallgrindCounts {
             obsbench_callgrind_dump_stats_at(cLabel)
             return try Callgrind.read(label: label)
         }
     }
 
-    /// Reads back and deletes the newest profile, which must be the dump labelled `label`.
+    /// The number Callgrind gives the next dump's file (`callgrind.out.N`): it counts dumps from 1.
+    private static let nextDumpNumber = Atomic<Int>(1)
+
+    /// Reads the header of the newest profile, which must be the dump labelled `label`: its
+    /// trigger and its `summary:` line, a few hundred bytes. The worker runs under Valgrind, where
+    /// every instruction costs about 50 times as much: the whole profile (every function, a few
+    /// hundred KB) is read by the parent process after the worker has exited (`OperationProfile`).
     static func read(label: String) throws -> CallgrindCounts {
         guard let folder = ProcessInfo.processInfo.environment[directoryVariable] else {
             throw CallgrindError.noDumpFolder
         }
+        let expected = nextDumpNumber.load(ordering: .relaxed)
+        if let counts = try header(folder: folder, number: expected), counts.trigger.hasSuffix(label) {
+            nextDumpNumber.store(expected + 1, ordering: .relaxed)
+            return counts
+        }
+        // Not where it was expected (a dump this process did not make through `Dump`): look.
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        // Every dump is a new file `callgrind.out.N`; the newest one, whose trigger names `label`, is ours.
-        for name in names.sorted(by: { dumpNumber($0) > dumpNumber($1) }) where name.hasPrefix("callgrind.out") {
-            let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-            let counts = try CallgrindCounts(profile: text, file: path)
-            guard counts.trigger.hasSuffix(label) else { continue }
-            try? FileManager.default.removeItem(atPath: path)
+        for number in names.filter({ $0.hasPrefix("callgrind.out.") }).map(dumpNumber).sorted(by: >) {
+            guard let counts = try header(folder: folder, number: number), counts.trigger.hasSuffix(label) else { continue }
+            nextDumpNumber.store(number + 1, ordering: .relaxed)
             return counts
         }
         throw CallgrindError.dumpNotFound(label: label, folder: folder)
+    }
+
+    /// The counts of `callgrind.out.NUMBER` in `folder`, from its header (trigger, events) and its
+    /// last line (`totals:`, which can exceed the header's `summary:` by a few hundred); nil when
+    /// there is no such file.
+    static func header(folder: String, number: Int) throws -> CallgrindCounts? {
+        let path = "\(folder)/callgrind.out.\(number)"
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        func text(at offset: Int, count: Int) -> String {
+            var bytes = [UInt8](repeating: 0, count: count)
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+            return read > 0 ? String(decoding: bytes[0..<read], as: UTF8.self) : ""
+        }
+        // The header (cmd:, desc:, events:, summary:) comes before every function's costs.
+        let head = text(at: 0, count: 16_384)
+        guard let summary = head.range(of: "\nsummary:"), let headEnd = head[summary.upperBound...].firstIndex(of: "\n") else {
+            throw CallgrindError.unreadableDump(file: path)
+        }
+        let size = Int(lseek(descriptor, 0, SEEK_END))
+        let tail = text(at: max(0, size - 1_024), count: 1_024)
+        let totals = tail.range(of: "\ntotals:").map { String(tail[$0.lowerBound...]) } ?? ""
+        var counts = try CallgrindCounts(profile: String(head[..<headEnd]) + totals, file: path)
+        counts.file = path
+        return counts
+    }
+
+    /// Deletes a dump that no profile needs.
+    static func remove(_ counts: CallgrindCounts) {
+        if !counts.file.isEmpty { unlink(counts.file) }
     }
 
     /// The dump number a profile file's name ends with (`callgrind.out.12` → 12; none → 0).
@@ -88,6 +128,8 @@ public struct CallgrindCounts: Sendable, Equatable {
     /// The dump's `desc: Trigger:` text, which ends with the label given to the dump.
     public var trigger: String
     public var events: [String: UInt64]
+    /// The profile file the counts were read from ("" when not from a file).
+    public var file = ""
 
     /// Instructions executed (`Ir`).
     public var instructions: UInt64 { events["Ir", default: 0] }

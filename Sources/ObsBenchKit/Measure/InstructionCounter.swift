@@ -45,6 +45,33 @@ public struct Counted: Sendable {
     /// With cache simulation: estimated cycles per operation, one per repeat, the empty loop's removed.
     public var estimatedCyclesPerOperation: [Double]?
     public var settings: InstructionSettings
+    /// The four dumps behind the median: its repeat's short and long loop, and the median empty
+    /// repeat's. The parent makes the per-function profile from them after the worker exits.
+    public var profileDumps: ProfileDumps?
+}
+
+/// The Callgrind dumps a counted row's profile is made from (file names in the worker's dump
+/// folder): per function, (long − short) / `operations` of the measured loop, minus the same of
+/// the empty loop, is that function's share of the row's Ir/op, and the shares sum to it.
+public struct ProfileDumps: Sendable, Equatable, Codable {
+    public var operationShort: String
+    public var operationLong: String
+    public var emptyShort: String
+    public var emptyLong: String
+    /// long − short: the operations the difference holds.
+    public var operations: Int
+
+    public init(operationShort: String, operationLong: String, emptyShort: String, emptyLong: String, operations: Int) {
+        self.operationShort = operationShort
+        self.operationLong = operationLong
+        self.emptyShort = emptyShort
+        self.emptyLong = emptyLong
+        self.operations = operations
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case operationShort = "operation_short", operationLong = "operation_long", emptyShort = "empty_short", emptyLong = "empty_long", operations
+    }
 }
 
 /// Counts a batch's instructions under Callgrind at two loop lengths, and the empty batch's the
@@ -63,8 +90,8 @@ public struct InstructionCounter {
         // One counted long loop of each first, thrown away: lazy set-up (a subject made on a
         // record's first write, caches filled, the counting path's own first use) is not an
         // operation's cost, and would otherwise fall on the first repeat only.
-        _ = try await counts(batch, length: settings.longLength, label: "\(label) warm-up")
-        _ = try await counts(emptyBatch, length: settings.longLength, label: "\(label) empty warm-up")
+        Callgrind.remove(try await counts(batch, length: settings.longLength, label: "\(label) warm-up"))
+        Callgrind.remove(try await counts(emptyBatch, length: settings.longLength, label: "\(label) empty warm-up"))
         var operation: [PerOperation] = []
         var empty: [PerOperation] = []
         for index in 0..<settings.repeats {
@@ -77,13 +104,29 @@ public struct InstructionCounter {
             let emptyCycles = Statistics.percentile(empty.compactMap(\.cycles).sorted(), 0.5)
             cycles = operation.compactMap(\.cycles).map { $0 - emptyCycles }
         }
+        // The median repeat's dumps (an odd number of repeats: the median is one of them) stay
+        // for its profile; the others go.
+        let median = Self.medianIndex(operation), emptyMedian = Self.medianIndex(empty)
+        for (index, repeated) in operation.enumerated() where index != median { repeated.dumps.forEach(Callgrind.remove) }
+        for (index, repeated) in empty.enumerated() where index != emptyMedian { repeated.dumps.forEach(Callgrind.remove) }
+        let dumps = ProfileDumps(
+            operationShort: operation[median].dumps[0].file, operationLong: operation[median].dumps[1].file,
+            emptyShort: empty[emptyMedian].dumps[0].file, emptyLong: empty[emptyMedian].dumps[1].file,
+            operations: settings.longLength - settings.shortLength)
         return Counted(instructionsPerOperation: operation.map { $0.instructions - overhead },
-                       loopOverheadInstructions: overhead, estimatedCyclesPerOperation: cycles, settings: settings)
+                       loopOverheadInstructions: overhead, estimatedCyclesPerOperation: cycles, settings: settings, profileDumps: dumps)
     }
 
     struct PerOperation {
         var instructions: Double
         var cycles: Double?
+        /// The short and the long loop's dumps.
+        var dumps: [CallgrindCounts]
+    }
+
+    /// The index of the median repeat (the lower one of two middle ones).
+    static func medianIndex(_ repeats: [PerOperation]) -> Int {
+        repeats.indices.sorted { repeats[$0].instructions < repeats[$1].instructions }[(repeats.count - 1) / 2]
     }
 
     /// (count at the long length − count at the short length) / (long − short).
@@ -96,7 +139,7 @@ public struct InstructionCounter {
         if let longCycles = long.estimatedCycles, let shortCycles = short.estimatedCycles {
             cycles = (longCycles - shortCycles) / length
         }
-        return PerOperation(instructions: instructions, cycles: cycles)
+        return PerOperation(instructions: instructions, cycles: cycles, dumps: [short, long])
     }
 
     /// Counts one run of `batch` at `length`: nothing but the batch and the two client requests

@@ -18,7 +18,7 @@ public enum NumberFormat {
     }
 
     /// A relative change, signed, one decimal: `change(0.0713)` is "+7.1%", `change(-0.1)` is "-10.0%".
-    static func change(_ fraction: Double) -> String {
+    public static func change(_ fraction: Double) -> String {
         String(format: "%+.1f%%", fraction * 100)
     }
 
@@ -33,12 +33,22 @@ public enum NumberFormat {
     }
 
     /// Instructions, in Ir or kIr: `instructions(42.5)` is "42.5 Ir", `instructions(824)` is "824 Ir", `instructions(123_456)` is "123.5 kIr".
-    static func instructions(_ instructions: Double) -> String {
+    public static func instructions(_ instructions: Double) -> String {
         switch abs(instructions) {
         case ..<100: String(format: "%.1f Ir", instructions)
         case ..<100_000: String(format: "%.0f Ir", instructions)
         default: String(format: "%.1f kIr", instructions / 1_000)
         }
+    }
+
+    /// Ir/op in a column whose header names the unit: `irPerOperation(42.54)` is "42.5", `irPerOperation(1234.4)` is "1234".
+    public static func irPerOperation(_ value: Double) -> String {
+        abs(value) < 100 ? String(format: "%.1f", value) : String(format: "%.0f", value)
+    }
+
+    /// The same with its sign: "+12.0", "-3.5".
+    public static func signedIrPerOperation(_ value: Double) -> String {
+        (value >= 0 ? "+" : "") + irPerOperation(value)
     }
 
     /// Bytes to a tenth, whole without a fraction: `bytes(64)` is "64 B", `bytes(212.46)` is "212.5 B".

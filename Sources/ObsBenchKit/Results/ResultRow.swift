@@ -22,6 +22,9 @@ public struct ResultRow: Sendable, Equatable {
     /// How many worker processes (rounds) the row pools: a timing suite runs every strategy in
     /// several interleaved rounds so each one's samples span the whole run.
     public var rounds: Int
+    /// The Callgrind dumps an instruction row's per-function profile is made from: set in the
+    /// worker that counted it, for the parent (`ProfileManifest`); not a column.
+    public var profileDumps: ProfileDumps?
 
     public init(runID: String, suite: String, workload: String, strategy: String, executor: String, objects: Int, subscribers: Int, concurrency: Int, metric: String, unit: String, statistics: Statistics?, note: String = "", rounds: Int = 1) {
         self.runID = runID

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A run's folder, `<output>/<run-id>/`: `results.csv` (the pooled rows), `rounds.csv` (every
-/// worker's own rows), `samples.csv` (raw samples) and `run.json`.
+/// worker's own rows), `samples.csv` (raw samples) and `run.json`; an instruction run adds
+/// `profile.csv` (per-function Ir/op) and `profiles/` (the same in Callgrind's format).
 ///
 /// Rows are appended whole, one `write` per worker's batch, as each worker finishes, so an
 /// interrupted or crashed run keeps everything measured before it. `run.json` is written to a
@@ -14,6 +15,12 @@ public final class ResultsDirectory {
     public var samplesFile: URL { runDirectory.appendingPathComponent("samples.csv") }
     public var roundsFile: URL { runDirectory.appendingPathComponent("rounds.csv") }
     public var metadataFile: URL { runDirectory.appendingPathComponent("run.json") }
+    /// Per-function Ir/op of every counted row (`--measure instructions` runs only).
+    public var profileFile: URL { runDirectory.appendingPathComponent(Self.profileFileName) }
+    /// Each counted row's profile in Callgrind's format, per 1,000 operations, for call graphs.
+    public var profilesFolder: URL { runDirectory.appendingPathComponent(Self.profilesFolderName, isDirectory: true) }
+    public static let profileFileName = "profile.csv"
+    public static let profilesFolderName = "profiles"
 
     public struct SetupError: Error, CustomStringConvertible {
         public var description: String
@@ -42,6 +49,22 @@ public final class ResultsDirectory {
     public func append(rounds rows: [ResultRow], samples: [SampleRow]) throws {
         try append(rows.map { CSV.line($0.fields) }.joined(), to: roundsFile)
         if !samples.isEmpty { try append(samples.map { CSV.line($0.fields) }.joined(), to: samplesFile) }
+    }
+
+    /// Appends a worker's profiles to `profile.csv` (made with its header on first use) and writes
+    /// each one's Callgrind file into `profiles/`.
+    public func append(profiles: [OperationProfile], errors: [ProfileRow]) throws {
+        let rows = profiles.flatMap(\.rows) + errors
+        guard !rows.isEmpty else { return }
+        if !FileManager.default.fileExists(atPath: profileFile.path) {
+            try Data(CSV.line(ProfileRow.columns).utf8).write(to: profileFile, options: .withoutOverwriting)
+        }
+        try append(rows.map { CSV.line($0.fields) }.joined(), to: profileFile)
+        guard !profiles.isEmpty else { return }
+        try FileManager.default.createDirectory(at: profilesFolder, withIntermediateDirectories: true)
+        for profile in profiles {
+            try Data(profile.callgrindText().utf8).write(to: profilesFolder.appendingPathComponent(profile.fileName))
+        }
     }
 
     /// Appends pooled rows to `results.csv` in one write.

@@ -10,6 +10,18 @@ public struct RowKey: Hashable, Sendable, CustomStringConvertible {
     public var suite, workload, strategy, executor, metric, unit: String
     public var objects, subscribers, concurrency: Int
 
+    public init(suite: String, workload: String, strategy: String, executor: String, metric: String, unit: String, objects: Int, subscribers: Int, concurrency: Int) {
+        self.suite = suite
+        self.workload = workload
+        self.strategy = strategy
+        self.executor = executor
+        self.metric = metric
+        self.unit = unit
+        self.objects = objects
+        self.subscribers = subscribers
+        self.concurrency = concurrency
+    }
+
     public init(_ row: ResultRow) {
         suite = row.suite
         workload = row.workload

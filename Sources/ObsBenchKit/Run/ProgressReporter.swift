@@ -41,6 +41,12 @@ public final class ProgressReporter {
         }
     }
 
+    /// A problem that is not a failed worker (a profile that could not be made), on a line of its own.
+    public func warn(_ message: String) {
+        let prefix = isTerminal ? "\r\u{1B}[K" : ""
+        FileHandle.standardError.write(Data("\(prefix)warning: \(message)\n".utf8))
+    }
+
     public func done() {
         if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }

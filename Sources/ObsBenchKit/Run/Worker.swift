@@ -32,6 +32,9 @@ public enum Worker {
                 output.rows.append(row)
             }
         }
+        if measure == .instructions, let folder = ProcessInfo.processInfo.environment[Callgrind.directoryVariable] {
+            try ProfileManifest(rows: output.rows).write(toDumpFolder: folder)
+        }
         try Data((CSV.line(ResultRow.columns) + output.rows.map { CSV.line($0.fields) }.joined()).utf8)
             .write(to: URL(fileURLWithPath: rowsFile), options: .atomic)
         try Data((CSV.line(SampleRow.columns) + output.samples.map { CSV.line($0.fields) }.joined()).utf8)

@@ -51,10 +51,16 @@ public struct WorkloadContext: Sendable {
     }
 }
 
-/// What a workload measured: result rows and the raw samples behind them.
+/// What a workload measured: result rows and the raw samples behind them; under
+/// `--measure instructions`, once the parent has read the worker's dumps, the counted rows'
+/// per-function profiles too.
 public struct WorkloadOutput: Sendable {
     public var rows: [ResultRow] = []
     public var samples: [SampleRow] = []
+    /// The counted rows' profiles (made by the parent, never by the worker).
+    public var profiles: [OperationProfile] = []
+    /// Profiles that could not be made, as error rows of `profile.csv`.
+    public var profileErrors: [ProfileRow] = []
 
     public init(rows: [ResultRow] = [], samples: [SampleRow] = []) {
         self.rows = rows
@@ -64,6 +70,8 @@ public struct WorkloadOutput: Sendable {
     public mutating func append(_ other: WorkloadOutput) {
         rows += other.rows
         samples += other.samples
+        profiles += other.profiles
+        profileErrors += other.profileErrors
     }
 }
 
@@ -135,8 +143,10 @@ extension WorkloadContext {
         case .instructions(let counted):
             let settings = counted.settings
             let method = "Callgrind, every thread; (Ir at \(settings.longLength) ops − Ir at \(settings.shortLength)) / \(settings.longLength - settings.shortLength), \(settings.repeats) repeats"
+            var instructions = row(.instructions, Statistics(counted.instructionsPerOperation), "\(note); \(method); empty loop subtracted")
+            instructions.profileDumps = counted.profileDumps
             var output = WorkloadOutput(rows: [
-                row(.instructions, Statistics(counted.instructionsPerOperation), "\(note); \(method); empty loop subtracted"),
+                instructions,
                 row(.instructionLoopOverhead, Statistics(exact: counted.loopOverheadInstructions), "the empty batch (the same loop without the measured work), counted the same way; subtracted from instructions"),
             ], samples: samples(.instructions, counted.instructionsPerOperation))
             if let cycles = counted.estimatedCyclesPerOperation {

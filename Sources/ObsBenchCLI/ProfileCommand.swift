@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import ObsBenchKit
+
+/// `obsbench profile RUN`: where each counted row's instructions go, by group and by function;
+/// `obsbench profile --diff BASE CURRENT`: which functions moved between two runs.
+struct ProfileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Show where each counted operation's instructions go (a run made with --measure instructions).",
+        discussion: """
+        Every --measure instructions run writes profile.csv: for each counted row, each function's \
+        own and inclusive Ir per operation (the long loop minus the short loop, the empty loop's \
+        share removed, exactly as the row's Ir/op), grouped by whose code it is: \
+        \(CostGroup.allCases.filter { $0 != .error }.map(\.rawValue).joined(separator: ", ")). \
+        Each row's own costs sum to its Ir/op. profiles/ beside it holds the same in Callgrind's \
+        format (Ir per 1,000 operations) for gprof2dot or callgrind_annotate.
+
+        Examples:
+          obsbench profile results/latest --strategy observable --workload write-unobserved
+          obsbench profile --diff base/latest head/latest --top 5
+
+        Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A run folder (or its profile.csv); with --diff, the baseline run and then the current one.", valueName: "run"))
+    var runs: [String]
+
+    @Flag(help: "Compare two runs: for each row whose Ir/op moved, the functions that moved most.")
+    var diff = false
+
+    @Option(help: ArgumentHelp("Only rows of this strategy (`-` for the suites that measure none).", valueName: "name"))
+    var strategy: String?
+
+    @Option(help: ArgumentHelp("Only rows of this workload, e.g. write-unobserved or hop-main-actor.", valueName: "name"))
+    var workload: String?
+
+    @Option(help: ArgumentHelp("Only rows of this suite.", valueName: "name"))
+    var suite: String?
+
+    @Option(help: ArgumentHelp("How many functions to list per row.", valueName: "n"))
+    var top = 10
+
+    @Option(name: .customLong("min-change"), parsing: .unconditional, help: ArgumentHelp(
+        "With --diff: list a row when its Ir/op moved by at least this fraction.", valueName: "fraction"))
+    var minimumChange = 0.001
+
+    func validate() throws {
+        guard runs.count == (diff ? 2 : 1) else {
+            throw ValidationError(diff ? "--diff takes two runs: BASE CURRENT" : "give one run folder (or two with --diff)")
+        }
+        guard top > 0 else { throw ValidationError("--top must be at least 1, got \(top)") }
+        guard minimumChange.isFinite, minimumChange >= 0 else { throw ValidationError("--min-change must be a fraction ≥ 0, got \(minimumChange)") }
+    }
+
+    func run() throws {
+        let loaded: [ProfileSummary]
+        do {
+            loaded = try runs.map(ProfileSummary.load)
+        } catch {
+            ReleaseRedirect.warn("\(ReleaseRedirect.productName): \(error)")
+            throw ExitStatus.failure.exitCode
+        }
+        func selected(_ key: RowKey) -> Bool {
+            (strategy == nil || key.strategy == strategy) && (workload == nil || key.workload == workload) && (suite == nil || key.suite == suite)
+        }
+        if diff {
+            let changed = ProfileSummary.diff(base: loaded[0], current: loaded[1], minimumChange: minimumChange).filter { selected($0.key) }
+            print("baseline: \(runs[0])\ncurrent:  \(runs[1])\n\(changed.count) rows moved by \(NumberFormat.percent(minimumChange)) or more\n")
+            for row in changed {
+                let change = NumberFormat.change((row.after - row.before) / row.before)
+                print("\(row.key.benchmark): \(NumberFormat.instructions(row.before))/op → \(NumberFormat.instructions(row.after))/op (\(change))")
+                print(ProfileSummary.moversTable(row.movers.prefix(top)).text())
+            }
+            return
+        }
+        let rows = loaded[0].rows.filter { selected($0.key) }
+        guard !rows.isEmpty else {
+            ReleaseRedirect.warn("\(ReleaseRedirect.productName): no profiled row matches\(strategy.map { " --strategy \($0)" } ?? "")\(workload.map { " --workload \($0)" } ?? "")\(suite.map { " --suite \($0)" } ?? "")")
+            throw ExitStatus.failure.exitCode
+        }
+        let results = (try? RunResults.load(runs[0]))?.rows ?? []
+        let irPerOperation = Dictionary(results.filter { $0.metric == Metric.instructions.name }.compactMap { row in row.statistics.map { (RowKey(row), $0.median) } },
+                                        uniquingKeysWith: { a, _ in a })
+        print(rows.map { ProfileSummary.text($0, top: top, resultIrPerOperation: irPerOperation[$0.key]) }.joined(separator: "\n"), terminator: "")
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import ObservationStrategies
+
+/// Where one counted row's instructions go, per function, in Ir per operation: the same
+/// difference that gives the row's Ir/op, applied to each function of its dumps.
+///
+/// For each function, (its Ir in the long loop − in the short loop) / (long − short), minus the
+/// same for the empty loop. The functions' self costs therefore sum to the row's Ir/op (the median
+/// repeat's, which is the row's median), and fixed costs (starting a batch, `settle()`, the dump
+/// request) cancel function by function as they cancel in the total.
+///
+/// ```swift
+/// let profile = try OperationProfile(key: key, dumps: dumps, folder: dumpFolder)
+/// profile.functions.first   // the function with the largest own share, e.g. swift_retain at 21.0 Ir/op
+/// profile.total             // the row's Ir/op
+/// ```
+public struct OperationProfile: Sendable {
+    public var key: RowKey
+    /// Every function whose cost per operation is not zero, largest own cost first.
+    public var functions: [Function]
+    /// Calls between them: the callee's inclusive Ir per operation under that caller.
+    public var calls: [Call]
+
+    /// One function's share.
+    public struct Function: Sendable, Equatable {
+        public var id: FunctionID
+        public var name: String
+        public var group: CostGroup
+        public var selfPerOperation: Double
+        public var inclusivePerOperation: Double
+    }
+
+    /// One caller → callee edge.
+    public struct Call: Sendable, Equatable {
+        public var caller: FunctionID
+        public var callee: FunctionID
+        public var perOperation: Double
+    }
+
+    /// The sum of the functions' own costs: the row's Ir/op.
+    public var total: Double { functions.reduce(0) { $0 + $1.selfPerOperation } }
+
+    /// Reads the four dumps named in `dumps` from `folder`.
+    public init(key: RowKey, dumps: ProfileDumps, folder: URL, names: DemangledNames = DemangledNames()) throws {
+        func read(_ name: String) throws -> CallgrindProfile {
+            // The worker names its dumps by full path; only the file name is used, so a folder
+            // moved after the run still reads.
+            let file = URL(fileURLWithPath: name).lastPathComponent
+            return try CallgrindProfile(contentsOf: folder.appendingPathComponent(file).path)
+        }
+        try self.init(key: key, operation: (try read(dumps.operationShort), try read(dumps.operationLong)),
+                      empty: (try read(dumps.emptyShort), try read(dumps.emptyLong)), operations: dumps.operations, names: names)
+    }
+
+    /// The difference of four parsed dumps over `operations` operations.
+    public init(key: RowKey, operation: (short: CallgrindProfile, long: CallgrindProfile), empty: (short: CallgrindProfile, long: CallgrindProfile),
+                operations: Int, names: DemangledNames = DemangledNames()) throws {
+        guard operations > 0 else { throw ProfileError.unreadableDump(file: operation.long.trigger, reason: "a profile needs a long loop longer than the short one") }
+        self.key = key
+        let length = Double(operations)
+        let dumps = [operation.long, operation.short, empty.long, empty.short]
+        let signs: [Int64] = [1, -1, -1, 1]
+        var selfCost: [FunctionID: Int64] = [:]
+        var inclusiveCost: [FunctionID: Int64] = [:]
+        var callCost: [Pair: Int64] = [:]
+        for (dump, sign) in zip(dumps, signs) {
+            for (id, cost) in dump.functions {
+                selfCost[id, default: 0] += sign * cost.selfInstructions
+                inclusiveCost[id, default: 0] += sign * cost.inclusive(of: id)
+                for (callee, instructions) in cost.calls where callee != id {
+                    callCost[Pair(caller: id, callee: callee), default: 0] += sign * instructions
+                }
+            }
+        }
+        functions = selfCost.keys.compactMap { id in
+            let own = Double(selfCost[id, default: 0]) / length
+            let inclusive = Double(inclusiveCost[id, default: 0]) / length
+            guard own != 0 || inclusive != 0 else { return nil }
+            let name = names.demangle(id.name.components(separatedBy: "@@").first ?? id.name)
+            return Function(id: id, name: name, group: CostGroup.of(object: id.object, symbol: name), selfPerOperation: own, inclusivePerOperation: inclusive)
+        }.sorted { ($0.selfPerOperation, $1.id) > ($1.selfPerOperation, $0.id) }
+        calls = callCost.compactMap { pair, instructions in
+            instructions == 0 ? nil : Call(caller: pair.caller, callee: pair.callee, perOperation: Double(instructions) / length)
+        }.sorted { ($0.perOperation, $1.caller, $1.callee) > ($1.perOperation, $0.caller, $0.callee) }
+    }
+
+    private struct Pair: Hashable {
+        var caller: FunctionID
+        var callee: FunctionID
+    }
+
+    /// The rows of `profile.csv`.
+    public var rows: [ProfileRow] {
+        functions.map { function in
+            ProfileRow(key: key, group: function.group, function: function.name, selfPerOperation: function.selfPerOperation,
+                       inclusivePerOperation: function.inclusivePerOperation, object: URL(fileURLWithPath: function.id.object).lastPathComponent)
+        }
+    }
+
+    /// The profile in Callgrind's own format, in Ir per 1,000 operations (Callgrind's costs are
+    /// whole numbers; a negative share, from another thread's timing, is drawn as 0), for tools
+    /// that read Callgrind profiles: gprof2dot draws the call graph from it, and
+    /// `callgrind_annotate` lists it.
+    public func callgrindText() -> String {
+        var text = "# callgrind format\nversion: 1\ncreator: obsbench (per-operation difference of Callgrind dumps)\n"
+        text += "desc: Profile: \(key.benchmark), Ir per 1000 operations (long loop - short loop, empty loop removed)\n"
+        text += "positions: line\nevents: Ir\n"
+        func scaled(_ value: Double) -> Int64 { max(0, Int64((value * 1_000).rounded())) }
+        text += "summary: \(scaled(total))\n\n"
+        let named = Dictionary(functions.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let callsByCaller = Dictionary(grouping: calls, by: \.caller)
+        for function in functions {
+            text += "ob=\(function.id.object)\nfn=\(function.name)\n0 \(scaled(function.selfPerOperation))\n"
+            for call in callsByCaller[function.id] ?? [] where scaled(call.perOperation) > 0 {
+                text += "cob=\(call.callee.object)\ncfn=\(named[call.callee] ?? Demangler.demangle(call.callee.name))\ncalls=1 0\n0 \(scaled(call.perOperation))\n"
+            }
+            text += "\n"
+        }
+        return text + "totals: \(scaled(total))\n"
+    }
+
+    /// A file name for the profile, from its row's names.
+    public var fileName: String {
+        let parts = [key.suite, key.workload, key.strategy == "-" ? nil : key.strategy, key.executor == "main-actor" ? nil : key.executor,
+                     key.concurrency == 1 ? nil : "c\(key.concurrency)", "n\(key.objects)", key.subscribers == 0 ? nil : "s\(key.subscribers)"]
+        return parts.compactMap { $0 }.joined(separator: ".").map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.map(String.init).joined() + ".callgrind"
+    }
+}
+
+/// Demangled symbols, each demangled once per run.
+public final class DemangledNames: Sendable {
+    private let cache = Locked<[String: String]>([:])
+
+    public init() {}
+
+    public func demangle(_ symbol: String) -> String {
+        if let known = cache.withLock({ $0[symbol] }) { return known }
+        let name = Demangler.demangle(symbol)
+        cache.withLock { $0[symbol] = name }
+        return name
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// One function's share of one counted row: a row of `profile.csv`, which every
+/// `--measure instructions` run writes beside `results.csv`.
+///
+/// For the row `latency/write-unobserved/observable`, the rows of its profile say, per function,
+/// how many of its Ir/op are that function's own (`self_ir_per_op`) and how many run under it
+/// (`inclusive_ir_per_op`). The self costs of a row sum to its `instructions` median.
+///
+/// Columns are only ever added at the end.
+public struct ProfileRow: Sendable, Equatable {
+    public var suite: String
+    public var workload: String
+    public var strategy: String
+    public var executor: String
+    public var concurrency: Int
+    public var group: CostGroup
+    /// The demangled symbol; for a `group` of `error`, why the profile could not be made.
+    public var function: String
+    /// Instructions per operation in the function's own code; nil in an error row.
+    public var selfPerOperation: Double?
+    /// Instructions per operation in the function and what it called; nil in an error row.
+    public var inclusivePerOperation: Double?
+    public var objects: Int
+    public var subscribers: Int
+    /// The file name of the object the function's code is in (`libswiftCore.so`, `obsbench`).
+    public var object: String
+
+    public init(key: RowKey, group: CostGroup, function: String, selfPerOperation: Double?, inclusivePerOperation: Double?, object: String) {
+        suite = key.suite
+        workload = key.workload
+        strategy = key.strategy
+        executor = key.executor
+        concurrency = key.concurrency
+        objects = key.objects
+        subscribers = key.subscribers
+        self.group = group
+        self.function = function
+        self.selfPerOperation = selfPerOperation
+        self.inclusivePerOperation = inclusivePerOperation
+        self.object = object
+    }
+
+    /// A row that says why `key`'s profile could not be made.
+    public static func error(key: RowKey, message: String) -> ProfileRow {
+        ProfileRow(key: key, group: .error, function: message, selfPerOperation: nil, inclusivePerOperation: nil, object: "")
+    }
+
+    /// The `instructions` row of `results.csv` this profile divides.
+    public var key: RowKey {
+        RowKey(suite: suite, workload: workload, strategy: strategy, executor: executor, metric: Metric.instructions.name, unit: Metric.instructions.unit,
+               objects: objects, subscribers: subscribers, concurrency: concurrency)
+    }
+
+    /// The header of `profile.csv`, in order.
+    public static let columns = [
+        "suite", "workload", "strategy", "executor", "concurrency", "group", "function", "self_ir_per_op", "inclusive_ir_per_op",
+        "objects", "subscribers", "object",
+    ]
+
+    public var fields: [String] {
+        func number(_ value: Double?) -> String { value.map { NumberFormat.csv(($0 * 1_000).rounded() / 1_000) } ?? "" }
+        return [suite, workload, strategy, executor, String(concurrency), group.rawValue, function, number(selfPerOperation), number(inclusivePerOperation),
+                String(objects), String(subscribers), object]
+    }
+
+    /// Reads `profile.csv`; errors name the file, the line and the reason.
+    public static func read(file path: String) throws -> [ProfileRow] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ResultsReader.ReadError(file: path, line: 0, reason: "cannot be read (missing or unreadable)")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    public static func parse(_ text: String, file: String = "<text>") throws -> [ProfileRow] {
+        let records: [(line: Int, fields: [String])]
+        do {
+            records = try CSV.parse(text)
+        } catch {
+            throw ResultsReader.ReadError(file: file, line: error.line, reason: error.reason)
+        }
+        guard let header = records.first, Array(header.fields.prefix(columns.count)) == columns else {
+            throw ResultsReader.ReadError(file: file, line: 1, reason: "the header is not profile.csv's: \(columns.joined(separator: ","))")
+        }
+        return try records.dropFirst().map { record in
+            let fields = record.fields
+            func fail(_ reason: String) -> ResultsReader.ReadError { ResultsReader.ReadError(file: file, line: record.line, reason: reason) }
+            guard fields.count >= columns.count else { throw fail("\(fields.count) fields, expected \(columns.count) (truncated row?)") }
+            guard let concurrency = Int(fields[4]), let objects = Int(fields[9]), let subscribers = Int(fields[10]) else { throw fail("concurrency, objects and subscribers must be whole numbers") }
+            guard let group = CostGroup(rawValue: fields[5]) else { throw fail("unknown group '\(fields[5])'") }
+            func number(_ index: Int) throws -> Double? {
+                if fields[index].isEmpty { return nil }
+                guard let value = Double(fields[index]), value.isFinite else { throw fail("\(columns[index]) '\(fields[index])' is not a number") }
+                return value
+            }
+            let key = RowKey(suite: fields[0], workload: fields[1], strategy: fields[2], executor: fields[3], metric: Metric.instructions.name, unit: Metric.instructions.unit,
+                             objects: objects, subscribers: subscribers, concurrency: concurrency)
+            return ProfileRow(key: key, group: group, function: fields[6], selfPerOperation: try number(7), inclusivePerOperation: try number(8), object: fields[11])
+        }
+    }
+}

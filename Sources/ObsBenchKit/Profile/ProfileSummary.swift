@@ -1,0 +1,188 @@
+import Foundation
+
+/// `profile.csv` read back and summarised: per counted row, its cost by group and its top
+/// functions (`obsbench profile`, the report's "Where the cost goes"); and between two runs, the
+/// functions whose Ir/op moved most (`obsbench profile --diff`, the gate under a regression).
+///
+/// ```swift
+/// let profiles = ProfileSummary(rows: try ProfileRow.read(file: "results/latest/profile.csv"))
+/// profiles.row(RowKey(...))?.groups   // [(Observation runtime, 412.0), (Swift runtime, 230.5), …]
+/// ProfileSummary.movers(base: old, current: new, key: key).prefix(5)
+/// ```
+public struct ProfileSummary: Sendable {
+    /// One counted row's profile.
+    public struct Row: Sendable {
+        public var key: RowKey
+        public var functions: [ProfileRow]
+        /// Why the profile could not be made, for an error row.
+        public var error: String?
+
+        /// The row's Ir/op: its functions' self costs summed.
+        public var total: Double { functions.reduce(0) { $0 + ($1.selfPerOperation ?? 0) } }
+
+        /// Ir/op per group, largest first.
+        public var groups: [(group: CostGroup, perOperation: Double)] {
+            Dictionary(grouping: functions, by: \.group).map { group, rows in (group, rows.reduce(0) { $0 + ($1.selfPerOperation ?? 0) }) }
+                .sorted { ($0.perOperation, $1.group.rawValue) > ($1.perOperation, $0.group.rawValue) }
+        }
+
+        /// Functions by own cost, largest first.
+        public var topFunctions: [ProfileRow] {
+            functions.sorted { ($0.selfPerOperation ?? 0, $1.function) > ($1.selfPerOperation ?? 0, $0.function) }
+        }
+    }
+
+    /// The rows, in the order `profile.csv` lists them.
+    public var rows: [Row]
+
+    public init(rows profileRows: [ProfileRow]) {
+        var order: [RowKey] = []
+        var byKey: [RowKey: Row] = [:]
+        for row in profileRows {
+            let key = row.key
+            if byKey[key] == nil {
+                order.append(key)
+                byKey[key] = Row(key: key, functions: [])
+            }
+            if row.group == .error {
+                byKey[key]?.error = row.function
+            } else {
+                byKey[key]?.functions.append(row)
+            }
+        }
+        rows = order.compactMap { byKey[$0] }
+    }
+
+    public func row(_ key: RowKey) -> Row? {
+        rows.first { $0.key == key }
+    }
+
+    /// A function whose cost per operation moved between two profiles of one row.
+    public struct Mover: Sendable, Equatable {
+        public var function: String
+        public var group: CostGroup
+        public var object: String
+        /// Own Ir/op before and after (0 where the function did not appear).
+        public var before: Double
+        public var after: Double
+        public var delta: Double { after - before }
+    }
+
+    /// Every function of `key`'s row in either run, by how far its own Ir/op moved, largest first.
+    public static func movers(base: ProfileSummary, current: ProfileSummary, key: RowKey) -> [Mover] {
+        struct Name: Hashable { var function, object: String }
+        var movers: [Name: Mover] = [:]
+        for row in base.row(key)?.functions ?? [] {
+            movers[Name(function: row.function, object: row.object), default: Mover(function: row.function, group: row.group, object: row.object, before: 0, after: 0)]
+                .before += row.selfPerOperation ?? 0
+        }
+        for row in current.row(key)?.functions ?? [] {
+            movers[Name(function: row.function, object: row.object), default: Mover(function: row.function, group: row.group, object: row.object, before: 0, after: 0)]
+                .after += row.selfPerOperation ?? 0
+        }
+        return movers.values.filter { abs($0.delta) >= 0.0005 }
+            .sorted { (abs($0.delta), $1.function) > (abs($1.delta), $0.function) }
+    }
+
+    /// A function's name made short enough for a table: generic arguments, parameter lists and
+    /// return types left out (`profile.csv` keeps the whole name), at most `width` characters.
+    public static func shortName(_ name: String, width: Int = 72) -> String {
+        var text = name.replacingOccurrences(of: "generic specialization ", with: "specialized ")
+            .replacingOccurrences(of: "function signature specialization ", with: "specialized ")
+        text = removeBalanced(text, open: "<", close: ">", keep: "")
+        text = removeBalanced(text, open: "(", close: ")", keep: "()")
+        for noise in [" async", " throws", " rethrows", "@Sendable ", "@escaping ", "@Swift.MainActor ", "@callee_guaranteed "] {
+            text = text.replacingOccurrences(of: noise, with: "")
+        }
+        // " -> Type" up to the next " in " / " of " or the end.
+        while let arrow = text.range(of: " -> ") {
+            let rest = text[arrow.upperBound...]
+            let end = [rest.range(of: " in ")?.lowerBound, rest.range(of: " of ")?.lowerBound].compactMap { $0 }.min() ?? text.endIndex
+            text.removeSubrange(arrow.lowerBound..<end)
+        }
+        text = text.replacingOccurrences(of: "specialized  of ", with: "specialized ").replacingOccurrences(of: "specialized of ", with: "specialized ")
+        return text.count <= width ? text : String(text.prefix(width - 1)) + "…"
+    }
+
+    /// `text` with every outermost `open…close` group replaced by `keep` (an unbalanced close is kept).
+    static func removeBalanced(_ text: String, open: Character, close: Character, keep: String) -> String {
+        var result = ""
+        var depth = 0
+        for character in text {
+            if character == open {
+                if depth == 0 { result += keep }
+                depth += 1
+            } else if character == close, depth > 0 {
+                depth -= 1
+            } else if depth == 0 {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// The text `obsbench profile` prints for one row: its groups with Ir/op and share, then its
+    /// `top` functions by own Ir/op.
+    public static func text(_ row: Row, top: Int, resultIrPerOperation: Double? = nil) -> String {
+        var text = "\(row.key.benchmark)"
+        if let error = row.error { return text + "\n  no profile: \(error)\n" }
+        let total = row.total
+        text += ": \(NumberFormat.instructions(total))/op in \(row.functions.count) functions"
+        if let resultIrPerOperation { text += " (results.csv: \(NumberFormat.instructions(resultIrPerOperation))/op)" }
+        text += "\n\n"
+        let groups = row.groups.filter { abs($0.perOperation) >= 0.05 }.map { [$0.group.rawValue, NumberFormat.irPerOperation($0.perOperation), share($0.perOperation, of: total)] }
+        text += TextTable(header: ["group", "Ir/op", "share"], rows: groups, alignment: .numbers, indent: "  ").text() + "\n"
+        let functions = row.topFunctions.prefix(top).map { function in
+            [NumberFormat.irPerOperation(function.selfPerOperation ?? 0), NumberFormat.irPerOperation(function.inclusivePerOperation ?? 0),
+             share(function.selfPerOperation ?? 0, of: total), function.group.rawValue, shortName(function.function)]
+        }
+        text += TextTable(header: ["self Ir/op", "incl. Ir/op", "share", "group", "function"], rows: functions, alignment: .right([0, 1, 2]), indent: "  ").text()
+        return text
+    }
+
+    /// The movers of one row as a table: before, after and delta Ir/op.
+    public static func moversTable(_ movers: some Collection<Mover>, indent: String = "  ") -> TextTable {
+        TextTable(header: ["before", "after", "delta", "group", "function"], rows: movers.map { mover in
+            [NumberFormat.irPerOperation(mover.before), NumberFormat.irPerOperation(mover.after), NumberFormat.signedIrPerOperation(mover.delta),
+             mover.group.rawValue, shortName(mover.function)]
+        }, alignment: .right([0, 1, 2]), indent: indent)
+    }
+
+    /// `part` as a percentage of `total`, whole percent from 10% up.
+    public static func share(_ part: Double, of total: Double) -> String {
+        guard total != 0 else { return "—" }
+        let percent = part / total * 100
+        return abs(percent) >= 10 ? "\(Int(percent.rounded()))%" : "\((percent * 10).rounded() / 10)%"
+    }
+}
+
+extension ProfileSummary {
+    /// Reads the `profile.csv` of a run folder (or a `latest` link to one), or the file itself.
+    public static func load(_ path: String) throws -> ProfileSummary {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ResultsReader.ReadError(file: path, line: 0, reason: "does not exist")
+        }
+        var file = URL(fileURLWithPath: path)
+        if isDirectory.boolValue {
+            file = file.appendingPathComponent(ResultsDirectory.profileFileName)
+        } else if file.lastPathComponent != ResultsDirectory.profileFileName {
+            file = file.deletingLastPathComponent().appendingPathComponent(ResultsDirectory.profileFileName)
+        }
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw ResultsReader.ReadError(file: file.path, line: 0, reason: "does not exist: only a run made with --measure instructions has per-function profiles")
+        }
+        return ProfileSummary(rows: try ProfileRow.read(file: file.path))
+    }
+
+    /// The rows whose total moved by at least `minimumChange` (a fraction) between `base` and
+    /// `current`, largest relative change first, each with its movers.
+    public static func diff(base: ProfileSummary, current: ProfileSummary, minimumChange: Double) -> [(key: RowKey, before: Double, after: Double, movers: [Mover])] {
+        current.rows.compactMap { row -> (RowKey, Double, Double, [Mover])? in
+            guard row.error == nil, let old = base.row(row.key), old.error == nil else { return nil }
+            let before = old.total, after = row.total
+            guard abs(after - before) >= max(abs(before) * minimumChange, 0.05) else { return nil }
+            return (row.key, before, after, movers(base: base, current: current, key: row.key))
+        }.sorted { abs($0.2 - $0.1) / max(abs($0.1), 1) > abs($1.2 - $1.1) / max(abs($1.1), 1) }
+    }
+}
