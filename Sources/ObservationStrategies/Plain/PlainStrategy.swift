@@ -73,7 +73,16 @@ public final class PlainStrategy: ObservationStrategy {
 
     public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
 
+    /// Written out for `PlainTask` (see `ConcreteLoops`: a loop generic over `TaskFields` adds a witness call).
     public static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops? {
-        .over(records.map(PlainTask.init))
+        let tasks = records.map(PlainTask.init)
+        let count = tasks.count
+        return ConcreteLoops(read: { iterations in
+            var sum = 0
+            for index in 0..<iterations { sum &+= tasks[index % count].priority }
+            return sum
+        }, write: { iterations, first in
+            for index in 0..<iterations { tasks[index % count].priority = first &+ index }
+        })
     }
 }

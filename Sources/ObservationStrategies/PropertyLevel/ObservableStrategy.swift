@@ -72,13 +72,30 @@ public final class ObservableStrategy: ObservationStrategy {
 
     public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
 
+    /// Written out for `ObservableTask` (see `ConcreteLoops`: a loop generic over `TaskFields` adds a witness call).
     public static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops? {
-        .over(records.map(ObservableTask.init))
+        let tasks = records.map(ObservableTask.init)
+        let count = tasks.count
+        return ConcreteLoops(read: { iterations in
+            var sum = 0
+            for index in 0..<iterations { sum &+= tasks[index % count].priority }
+            return sum
+        }, write: { iterations, first in
+            for index in 0..<iterations { tasks[index % count].priority = first &+ index }
+        })
     }
 
     /// The same loops over records whose `priority` is `@ObservationIgnored`.
     public static func ignoredFieldLoops(records: [TaskRecord]) -> ConcreteLoops? {
-        .over(records.map(ObservationIgnoringTask.init))
+        let tasks = records.map(ObservationIgnoringTask.init)
+        let count = tasks.count
+        return ConcreteLoops(read: { iterations in
+            var sum = 0
+            for index in 0..<iterations { sum &+= tasks[index % count].priority }
+            return sum
+        }, write: { iterations, first in
+            for index in 0..<iterations { tasks[index % count].priority = first &+ index }
+        })
     }
 
     /// Runs the view body inside a tracking scope whose first change invalidates the view.

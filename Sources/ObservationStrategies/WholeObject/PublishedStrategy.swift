@@ -87,8 +87,17 @@ public final class PublishedStrategy: ObservationStrategy {
 
     public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
 
+    /// Written out for `PublishedTask` (see `ConcreteLoops`: a loop generic over `TaskFields` adds a witness call).
     public static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops? {
-        .over(records.map(PublishedTask.init))
+        let tasks = records.map(PublishedTask.init)
+        let count = tasks.count
+        return ConcreteLoops(read: { iterations in
+            var sum = 0
+            for index in 0..<iterations { sum &+= tasks[index % count].priority }
+            return sum
+        }, write: { iterations, first in
+            for index in 0..<iterations { tasks[index % count].priority = first &+ index }
+        })
     }
 
     private func runBody(of view: ViewHandle) {
