@@ -24,6 +24,9 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write report.md and report.html. Default: the run folder.", valueName: "dir"))
     var output: String?
 
+    @Option(help: ArgumentHelp("An instruction run (--measure instructions) whose profile.csv gives \"Where the cost goes\". Default: the run's own, if it has one.", valueName: "run"))
+    var profile: String?
+
     @Flag(name: .customLong("no-charts"), help: "Do not run plot-scripts/plot.py when the run has no charts yet.")
     var noCharts = false
 
@@ -48,7 +51,17 @@ struct ReportCommand: ParsableCommand {
             }
             claimsFile = .failure(error)
         }
-        let report = RunReport(runDirectory: folder, rows: rows, metadata: metadata, claims: claimsFile, chartNote: chartNote)
+        let profileFolder = profile.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath() } ?? folder
+        var profiles: (summary: ProfileSummary, source: URL)?
+        if profile != nil || FileManager.default.fileExists(atPath: profileFolder.appendingPathComponent(ResultsDirectory.profileFileName).path) {
+            do {
+                profiles = (try ProfileSummary.load(profileFolder.path), profileFolder)
+            } catch {
+                ReleaseRedirect.warn("obsbench: --profile \(profile ?? folder.path): \(error)")
+                throw ExitStatus.failure.exitCode
+            }
+        }
+        let report = RunReport(runDirectory: folder, rows: rows, metadata: metadata, claims: claimsFile, chartNote: chartNote, profiles: profiles)
         let destination = output.map { URL(fileURLWithPath: $0) } ?? folder
         do {
             try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)

@@ -99,8 +99,8 @@ public struct OperationProfile: Sendable {
 
     /// The profile in Callgrind's own format, in Ir per 1,000 operations (Callgrind's costs are
     /// whole numbers; a negative share, from another thread's timing, is drawn as 0), for tools
-    /// that read Callgrind profiles: gprof2dot draws the call graph from it, and
-    /// `callgrind_annotate` lists it.
+    /// that read Callgrind profiles: gprof2dot draws the call graph from it
+    /// (`plot-scripts/callgraph.py`).
     public func callgrindText() -> String {
         var text = "# callgrind format\nversion: 1\ncreator: obsbench (per-operation difference of Callgrind dumps)\n"
         text += "desc: Profile: \(key.benchmark), Ir per 1000 operations (long loop - short loop, empty loop removed)\n"
@@ -109,7 +109,10 @@ public struct OperationProfile: Sendable {
         text += "summary: \(scaled(total))\n\n"
         let named = Dictionary(functions.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let callsByCaller = Dictionary(grouping: calls, by: \.caller)
-        for function in functions {
+        // A function with no instruction of its own per operation is not part of the operation:
+        // it is a frame the loop runs inside (main, the run loop, the job, the batch's caller),
+        // whose calls carry the whole loop's cost. Drawn, it would be a chain of 100% boxes.
+        for function in functions where abs(function.selfPerOperation) >= 0.0005 {
             text += "ob=\(function.id.object)\nfn=\(function.name)\n0 \(scaled(function.selfPerOperation))\n"
             for call in callsByCaller[function.id] ?? [] where scaled(call.perOperation) > 0 {
                 text += "cob=\(call.callee.object)\ncfn=\(named[call.callee] ?? Demangler.demangle(call.callee.name))\ncalls=1 0\n0 \(scaled(call.perOperation))\n"

@@ -20,7 +20,10 @@ public struct RunReport: Sendable {
     /// - Parameters:
     ///   - runDirectory: the run folder (its `results.csv`, `run.json` and `plots/`).
     ///   - claims: the claims file, or why there is none.
-    public init(runDirectory: URL, rows: [ResultRow], metadata: RunMetadata?, claims: Result<ClaimsFile, ClaimsError>, chartNote: String?) {
+    ///   - profiles: per-function profiles (`profile.csv` of an instruction run, this one's or
+    ///     another's) and where they came from, for "Where the cost goes".
+    public init(runDirectory: URL, rows: [ResultRow], metadata: RunMetadata?, claims: Result<ClaimsFile, ClaimsError>, chartNote: String?,
+                profiles: (summary: ProfileSummary, source: URL)? = nil) {
         let runID = metadata?.runID ?? runDirectory.lastPathComponent
         blocks.append(.heading(level: 1, text: "obsbench report — run \(runID)"))
         blocks.append(.paragraph("What each observation strategy cost on this machine, measured by `obsbench` with one shared harness over real implementations. Every number below comes from `results.csv` in this folder; ratios are to `plain` measured in the same run, which is what to compare across machines."))
@@ -70,6 +73,7 @@ public struct RunReport: Sendable {
             }
         }
         if let chartNote { blocks.append(.paragraph(chartNote)) }
+        blocks += Self.whereTheCostGoes(profiles, strategies: strategies, relativeTo: runDirectory)
 
         blocks.append(.heading(level: 2, text: "Claims check"))
         switch claims {
@@ -85,6 +89,36 @@ public struct RunReport: Sendable {
             blocks.append(.paragraph("\(counts[.holds] ?? 0) hold, \(counts[.refuted] ?? 0) refuted, \(counts[.notMeasurable] ?? 0) not measurable here, of \(verdicts.count) claims in `claims/claims.json`."))
         }
         blocks.append(.paragraph("Files: `results.csv` (every statistic), `samples.csv` (raw samples), `rounds.csv` (each worker's rows), `run.json`, `plots/`. Regenerate this page with `obsbench report` on this folder."))
+    }
+
+    /// The operations "Where the cost goes" breaks down, as latency workloads.
+    static let profiledOperations = [("read", "read-untracked"), ("write, no view", "write-unobserved"), ("write, one view", "write-observed")]
+
+    /// For each strategy, its read's, write's and observed write's three largest cost groups.
+    static func whereTheCostGoes(_ profiles: (summary: ProfileSummary, source: URL)?, strategies: [String], relativeTo runDirectory: URL) -> [Block] {
+        var blocks: [Block] = [.heading(level: 2, text: "Where the cost goes")]
+        guard let (summary, source) = profiles else {
+            blocks.append(.paragraph("No per-function profile: this run did not count instructions. `obsbench --suite latency --measure instructions` writes `profile.csv`; `obsbench report RUN --profile THAT_RUN` puts it here."))
+            return blocks
+        }
+        let sourceName = source.standardizedFileURL.path == runDirectory.standardizedFileURL.path ? "this run's `profile.csv`" : "`\(source.lastPathComponent)/profile.csv`"
+        blocks.append(.paragraph("Instructions per operation under Callgrind, from \(sourceName): each function's share of the operation's Ir/op (long loop − short loop, the empty loop's share removed), summed by whose code it is. `obsbench profile` lists the functions; `plot-scripts/callgraph.py` draws the call graphs (plots/callgraph-*.svg)."))
+        var table: [[String]] = []
+        for strategy in strategies {
+            for (operation, workload) in profiledOperations {
+                guard let row = summary.rows.first(where: { $0.key.suite == "latency" && $0.key.workload == workload && $0.key.strategy == strategy }) else { continue }
+                if let error = row.error {
+                    table.append([strategy, operation, "—", "no profile: \(error)", ""])
+                    continue
+                }
+                let total = row.total
+                let groups = row.groups.prefix(3).map { "\(ProfileSummary.share($0.perOperation, of: total)) \($0.group.rawValue)" }.joined(separator: ", ")
+                let top = row.topFunctions.first.map { "\(ProfileSummary.shortName($0.function, width: 60)) (\(ProfileSummary.share($0.selfPerOperation ?? 0, of: total)))" } ?? "—"
+                table.append([strategy, operation, NumberFormat.instructions(total), groups, top])
+            }
+        }
+        blocks.append(.table(header: ["strategy", "operation", "Ir/op", "top three cost groups", "largest function (own share)"], rows: table))
+        return blocks
     }
 
     // MARK: Rendering
