@@ -46,6 +46,11 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "time|instructions"))
     var measures: [CostMeasure] = [.time]
 
+    @Option(help: ArgumentHelp(
+        "With --measure instructions: how many Callgrind workers run at once (default: the core count). Counts do not depend on it; timing workers always run one at a time.",
+        valueName: "n"))
+    var jobs: Int?
+
     @Flag(name: .customLong("cache-sim"), help: "With --measure instructions: Callgrind also simulates fixed caches and each row gets an estimated_cycles figure (an estimate).")
     var cacheSimulation = false
 
@@ -65,6 +70,9 @@ struct RunCommand: AsyncParsableCommand {
         guard workerTimeout > 0, workerTimeout <= 86_400 else {
             throw ValidationError("--worker-timeout must be between 0 and 86400 seconds, got \(workerTimeout)")
         }
+        if let jobs, !(1...64).contains(jobs) {
+            throw ValidationError("--jobs must be between 1 and 64, got \(jobs)")
+        }
         if cacheSimulation, !measures.contains(.instructions) {
             throw ValidationError("--cache-sim needs --measure instructions: caches are simulated by Callgrind")
         }
@@ -78,7 +86,8 @@ struct RunCommand: AsyncParsableCommand {
         RunPlan(
             suites: Selection.suites(suites), strategies: Selection.strategies(strategies),
             quick: quick, objects: objects, rounds: rounds, subscribers: subscribers, workerTimeoutSeconds: workerTimeout,
-            measures: measures, instructionSettings: quick ? .quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation))
+            measures: measures, instructionSettings: quick ? .quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation),
+            instructionJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
     }
 
     @MainActor

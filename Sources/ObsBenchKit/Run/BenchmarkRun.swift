@@ -17,9 +17,14 @@ public struct RunPlan: Sendable {
     public var measures: [CostMeasure]
     /// How instructions are counted, when `measures` has `.instructions`.
     public var instructionSettings: InstructionSettings
+    /// How many instruction-mode workers run at once. Callgrind counts each process's own
+    /// instructions, whatever else the machine runs, so they may share the cores; timing workers
+    /// always run one at a time.
+    public var instructionJobs: Int
 
     public init(suites: [Suite], strategies: [StrategyEntry], quick: Bool, objects: Int?, rounds: Int? = nil, subscribers: Int? = nil, workerTimeoutSeconds: Double,
-                measures: [CostMeasure] = [.time], instructionSettings: InstructionSettings = .standard()) {
+                measures: [CostMeasure] = [.time], instructionSettings: InstructionSettings = .standard(),
+                instructionJobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.suites = suites
         self.strategies = strategies
         self.quick = quick
@@ -29,6 +34,7 @@ public struct RunPlan: Sendable {
         self.workerTimeoutSeconds = workerTimeoutSeconds
         self.measures = CostMeasure.allCases.filter(measures.contains)
         self.instructionSettings = instructionSettings
+        self.instructionJobs = max(1, instructionJobs)
     }
 
     /// The measures `suite` runs: every one asked for that it has workloads for.
@@ -144,33 +150,52 @@ public final class BenchmarkRun {
     }
 
     /// Every round of every strategy of one suite, measuring one way; then its pooled rows.
+    /// Timing workers run one at a time; instruction workers up to `plan.instructionJobs` at once.
     private func execute(_ suite: Suite, measuring measure: CostMeasure, progress: ProgressReporter) async {
         let rounds = plan.rounds(of: suite, measuring: measure)
         let strategies = plan.strategies(of: suite)
         let suiteLabel = measure == .instructions ? "\(suite.name) (instructions)" : suite.name
         unfinished = (suite, [:])
-        for round in 1...rounds {
-            for strategy in strategies {
-                let name = strategy?.name ?? "-"
-                let label = strategy == nil ? suite.name : rounds > 1 ? "\(name) (round \(round)/\(rounds))" : name
-                progress.starting(suite: suiteLabel, strategy: label)
-                let begin = MonotonicClock.now()
-                var (output, failure) = await runWorker(suite: suite, strategy: strategy, round: round, measure: measure)
-                let seconds = Double(MonotonicClock.now() - begin) / 1e9
-                do {
-                    try directory.append(rounds: output.rows, samples: output.samples)
-                    try directory.append(profiles: output.profiles, errors: output.profileErrors)
-                } catch {
-                    failure = "cannot append results: \(error.localizedDescription)"
+        var pending = (1...rounds).flatMap { round in strategies.map { (round: round, strategy: $0) } }[...]
+        let width = measure == .instructions ? plan.instructionJobs : 1
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            while let job = pending.first {
+                if running == width {
+                    await group.next()
+                    running -= 1
                 }
-                for error in output.profileErrors { progress.warn("profile of \(error.key.benchmark): \(error.function)") }
-                unfinished?.perStrategy[name, default: ([], [])].rounds.append(output.rows)
-                unfinished?.perStrategy[name, default: ([], [])].samples += output.samples
-                if let failure { failures.append("\(suite.name) · \(label): \(failure)") }
-                progress.finished(suite: suiteLabel, strategy: label, seconds: seconds, error: failure)
+                pending.removeFirst()
+                running += 1
+                let round = job.round, strategy = job.strategy
+                group.addTask {
+                    await self.runAndRecord(suite: suite, strategy: strategy, round: round, rounds: rounds, measure: measure, suiteLabel: suiteLabel, progress: progress)
+                }
             }
         }
         appendPooledRows()
+    }
+
+    /// Runs one worker and records what it measured: its rows in `rounds.csv` and `samples.csv`
+    /// at once, its profiles in `profile.csv`, and its rows for the suite's pooled ones.
+    private func runAndRecord(suite: Suite, strategy: StrategyEntry?, round: Int, rounds: Int, measure: CostMeasure, suiteLabel: String, progress: ProgressReporter) async {
+        let name = strategy?.name ?? "-"
+        let label = strategy == nil ? suite.name : rounds > 1 ? "\(name) (round \(round)/\(rounds))" : name
+        progress.starting(suite: suiteLabel, strategy: label)
+        let begin = MonotonicClock.now()
+        var (output, failure) = await runWorker(suite: suite, strategy: strategy, round: round, measure: measure)
+        let seconds = Double(MonotonicClock.now() - begin) / 1e9
+        do {
+            try directory.append(rounds: output.rows, samples: output.samples)
+            try directory.append(profiles: output.profiles, errors: output.profileErrors)
+        } catch {
+            failure = "cannot append results: \(error.localizedDescription)"
+        }
+        for error in output.profileErrors { progress.warn("profile of \(error.key.benchmark): \(error.function)") }
+        unfinished?.perStrategy[name, default: ([], [])].rounds.append(output.rows)
+        unfinished?.perStrategy[name, default: ([], [])].samples += output.samples
+        if let failure { failures.append("\(suite.name) · \(label): \(failure)") }
+        progress.finished(suite: suiteLabel, strategy: label, seconds: seconds, error: failure)
     }
 
     /// Pools the finished rounds of the suite in progress into `results.csv`: at the end of each

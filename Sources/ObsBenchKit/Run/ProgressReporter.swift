@@ -1,12 +1,14 @@
 import Foundation
 
 /// Progress of a run on standard error: one line rewritten in place on a terminal, plain lines
-/// otherwise (CI logs, pipes).
+/// otherwise (CI logs, pipes). Main-actor isolated: a run's workers report from the main actor,
+/// one at a time or side by side.
+@MainActor
 public final class ProgressReporter {
     private let isTerminal: Bool
     private let started = MonotonicClock.now()
+    private var startedJobs = 0
     private var finishedJobs = 0
-    private var finishedSeconds = 0.0
     public let totalJobs: Int
 
     public init(totalJobs: Int, isTerminal: Bool = isatty(STDERR_FILENO) != 0) {
@@ -16,15 +18,16 @@ public final class ProgressReporter {
 
     var elapsedSeconds: Double { Double(MonotonicClock.now() - started) / 1e9 }
 
-    /// Remaining time, from the mean duration of the jobs finished so far.
+    /// Remaining time, from the time elapsed per job finished so far (jobs may run side by side).
     var estimatedRemainingSeconds: Double? {
         guard finishedJobs > 0 else { return nil }
-        return finishedSeconds / Double(finishedJobs) * Double(totalJobs - finishedJobs)
+        return elapsedSeconds / Double(finishedJobs) * Double(totalJobs - finishedJobs)
     }
 
     public func starting(suite: String, strategy: String) {
         let remaining = estimatedRemainingSeconds.map { ", ~\(Self.duration($0)) left" } ?? ""
-        let line = "[\(finishedJobs + 1)/\(totalJobs)] \(suite) · \(strategy) … \(Self.duration(elapsedSeconds)) elapsed\(remaining)"
+        startedJobs += 1
+        let line = "[\(startedJobs)/\(totalJobs)] \(suite) · \(strategy) … \(Self.duration(elapsedSeconds)) elapsed\(remaining)"
         if isTerminal {
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
         } else {
@@ -34,7 +37,6 @@ public final class ProgressReporter {
 
     public func finished(suite: String, strategy: String, seconds: Double, error: String?) {
         finishedJobs += 1
-        finishedSeconds += seconds
         if let error {
             let prefix = isTerminal ? "\r\u{1B}[K" : ""
             FileHandle.standardError.write(Data("\(prefix)error: \(suite) · \(strategy): \(error)\n".utf8))

@@ -11,8 +11,9 @@ public final class WorkerLauncher: Sendable {
         case failed(String)
     }
 
-    /// The worker running now, so that a signal handler can stop it.
-    private let current = Locked<Process?>(nil)
+    /// The workers running now (instruction workers may run side by side), so that a signal
+    /// handler can stop them.
+    private let running = Locked<[Int32: Process]>([:])
 
     public init() {}
 
@@ -42,8 +43,9 @@ public final class WorkerLauncher: Sendable {
         } catch {
             return .failed("cannot start worker \(executable): \(error.localizedDescription)")
         }
-        current.withLock { $0 = process }
-        defer { current.withLock { $0 = nil } }
+        let pid = process.processIdentifier
+        running.withLock { $0[pid] = process }
+        defer { running.withLock { $0[pid] = nil } }
 
         let timedOut = await exited.wait(timeoutSeconds: timeoutSeconds) == false
         if timedOut {
@@ -69,10 +71,10 @@ public final class WorkerLauncher: Sendable {
         }
     }
 
-    /// Stops the running worker, if any (for SIGINT/SIGTERM in the parent).
+    /// Stops the running workers, if any (for SIGINT/SIGTERM in the parent).
     public func terminateCurrentWorker() {
-        current.withLock { process in
-            if let process, process.isRunning { process.terminate() }
+        running.withLock { processes in
+            for process in processes.values where process.isRunning { process.terminate() }
         }
     }
 
