@@ -26,9 +26,10 @@ public struct ProfileSummary: Sendable {
                 .sorted { ($0.perOperation, $1.group.rawValue) > ($1.perOperation, $0.group.rawValue) }
         }
 
-        /// Functions by own cost, largest first.
+        /// Functions with an own cost per operation (at least 0.05 Ir), largest first. The rest
+        /// only call others: frames the loop runs in, whose calls `inclusive_ir_per_op` shows.
         public var topFunctions: [ProfileRow] {
-            functions.sorted { ($0.selfPerOperation ?? 0, $1.function) > ($1.selfPerOperation ?? 0, $0.function) }
+            functions.filter { abs($0.selfPerOperation ?? 0) >= 0.05 }.sorted { ($0.selfPerOperation ?? 0, $1.function) > ($1.selfPerOperation ?? 0, $0.function) }
         }
     }
 
@@ -131,7 +132,11 @@ public struct ProfileSummary: Sendable {
         if let resultIrPerOperation { text += " (results.csv: \(NumberFormat.instructions(resultIrPerOperation))/op)" }
         text += "\n\n"
         let groups = row.groups.filter { abs($0.perOperation) >= 0.05 }.map { [$0.group.rawValue, NumberFormat.irPerOperation($0.perOperation), share($0.perOperation, of: total)] }
-        text += TextTable(header: ["group", "Ir/op", "share"], rows: groups, alignment: .numbers, indent: "  ").text() + "\n"
+        text += TextTable(header: ["group", "Ir/op", "share"], rows: groups, alignment: .numbers, indent: "  ").text()
+        if row.groups.contains(where: { $0.perOperation <= -0.05 }) {
+            text += "  (a negative share is the empty loop's own cost, subtracted: it runs in obsbench's harness)\n"
+        }
+        text += "\n"
         let functions = row.topFunctions.prefix(top).map { function in
             [NumberFormat.irPerOperation(function.selfPerOperation ?? 0), NumberFormat.irPerOperation(function.inclusivePerOperation ?? 0),
              share(function.selfPerOperation ?? 0, of: total), function.group.rawValue, shortName(function.function)]
