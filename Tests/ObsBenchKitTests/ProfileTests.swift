@@ -106,6 +106,13 @@ struct ProfileTests {
         #expect(CostGroup.of(object: "/x/obsbench", symbol: "OpenCombine.PassthroughSubject.send(A) -> ()") == .openCombine)
         #expect(CostGroup.of(object: "/usr/lib/x86_64-linux-gnu/libc.so.6", symbol: "_int_malloc") == .allocator)
         #expect(CostGroup.of(object: "/usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6", symbol: "sqlite3VdbeExec") == .sqlite)
+        // libswiftCore: its C++ (the runtime's metadata caches, reference counting) against its Swift code.
+        let core = "/usr/lib/swift/linux/libswiftCore.so"
+        #expect(CostGroup.of(object: core, symbol: "std::pair<swift::GenericCacheEntry*, bool> swift::StableAddressConcurrentReadableHashMap<swift::GenericCacheEntry, swift::TaggedMetadataAllocator<(unsigned short)14>, swift::Mutex>::getOrInsert<swift::MetadataCacheKey>(swift::MetadataCacheKey)") == .swiftRuntime)
+        #expect(CostGroup.of(object: core, symbol: "bool swift::RefCounts<swift::RefCountBitsT<(swift::RefCountInlinedness)1> >::doDecrementSlow<(swift::PerformDeinit)1>(swift::RefCountBitsT<(swift::RefCountInlinedness)1>)") == .swiftRuntime)
+        #expect(CostGroup.of(object: core, symbol: "swift_retain") == .swiftRuntime)
+        #expect(CostGroup.of(object: core, symbol: "merged Swift.Hasher._combine(Swift.UInt) -> ()") == .standardLibrary)
+        #expect(CostGroup.of(object: core, symbol: "type metadata accessor for Swift._KeyPathBuffer") == .swiftRuntime)
     }
 
     static func profileRow(_ function: String, _ value: Double, strategy: String = "observable") -> ProfileRow {

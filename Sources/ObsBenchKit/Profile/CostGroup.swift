@@ -63,12 +63,13 @@ public enum CostGroup: String, CaseIterable, Sendable, Codable {
         return byModule(symbol)
     }
 
-    /// libswiftCore holds both the runtime (C++ and `swift_*` entry points) and the standard library.
+    /// libswiftCore holds both the runtime and the standard library. The runtime is its C and C++
+    /// code (`swift_retain`, `swift::RefCounts<…>::doDecrementSlow`, the metadata caches), whose
+    /// names name no Swift module; the standard library is its Swift code (`Swift.Hasher._combine`),
+    /// except the metadata accessors and value witnesses the compiler emits for it.
     static func runtimeOrLibrary(_ symbol: String) -> CostGroup {
-        if symbol.hasPrefix("swift_") || symbol.hasPrefix("_swift") || symbol.hasPrefix("swift::") || symbol.hasPrefix("_ZN5swift")
-            || symbol.contains("metadata") || symbol.contains("value witness") || symbol.hasPrefix("__swift") || symbol.hasPrefix("(anonymous namespace)") {
-            return .swiftRuntime
-        }
+        if symbol.hasPrefix("swift_") || Demangler.module(of: symbol) == nil { return .swiftRuntime }
+        if symbol.contains("metadata") || symbol.contains("value witness") { return .swiftRuntime }
         return .standardLibrary
     }
 

@@ -20,9 +20,10 @@ public struct ProfileSummary: Sendable {
         /// The row's Ir/op: its functions' self costs summed.
         public var total: Double { functions.reduce(0) { $0 + ($1.selfPerOperation ?? 0) } }
 
-        /// Ir/op per group, largest first.
+        /// Ir/op per group (those of 0.05 Ir/op or more, either way), largest first.
         public var groups: [(group: CostGroup, perOperation: Double)] {
             Dictionary(grouping: functions, by: \.group).map { group, rows in (group, rows.reduce(0) { $0 + ($1.selfPerOperation ?? 0) }) }
+                .filter { abs($0.perOperation) >= 0.05 }
                 .sorted { ($0.perOperation, $1.group.rawValue) > ($1.perOperation, $0.group.rawValue) }
         }
 
@@ -131,7 +132,7 @@ public struct ProfileSummary: Sendable {
         text += ": \(NumberFormat.instructions(total))/op in \(row.functions.count) functions"
         if let resultIrPerOperation { text += " (results.csv: \(NumberFormat.instructions(resultIrPerOperation))/op)" }
         text += "\n\n"
-        let groups = row.groups.filter { abs($0.perOperation) >= 0.05 }.map { [$0.group.rawValue, NumberFormat.irPerOperation($0.perOperation), share($0.perOperation, of: total)] }
+        let groups = row.groups.map { [$0.group.rawValue, NumberFormat.irPerOperation($0.perOperation), share($0.perOperation, of: total)] }
         text += TextTable(header: ["group", "Ir/op", "share"], rows: groups, alignment: .numbers, indent: "  ").text()
         if row.groups.contains(where: { $0.perOperation <= -0.05 }) {
             text += "  (a negative share is the empty loop's own cost, subtracted: it runs in obsbench's harness)\n"
