@@ -34,7 +34,7 @@ struct ExportCommand: ParsableCommand {
         do {
             export = TrackerExport(rows: try RunResults.load(runFolder).rows)
         } catch {
-            ReleaseRedirect.warn("obsbench: cannot export \(runFolder): \(error)")
+            Console.error("cannot export \(runFolder): \(error)")
             throw ExitStatus.failure.exitCode
         }
         let data = try export.data(format)
@@ -42,12 +42,12 @@ struct ExportCommand: ParsableCommand {
             do {
                 try data.write(to: URL(fileURLWithPath: output), options: .atomic)
             } catch {
-                ReleaseRedirect.warn("obsbench: cannot write \(output): \(error.localizedDescription)")
+                Console.error("cannot write \(output): \(error.localizedDescription)")
                 throw ExitStatus.failure.exitCode
             }
         } else {
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         }
-        ReleaseRedirect.warn("obsbench: exported \(export.rows.count) rows as \(format.rawValue)\(output.map { " to \($0)" } ?? ""); left out \(export.skipped) informational or error rows")
+        Console.error("exported \(export.rows.count) rows as \(format.rawValue)\(output.map { " to \($0)" } ?? ""); left out \(export.skipped) informational or error rows")
     }
 }

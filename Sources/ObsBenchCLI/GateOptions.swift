@@ -101,14 +101,14 @@ struct GateOptions: ParsableArguments {
         do {
             base = try RunResults.load(baseline)
         } catch {
-            ReleaseRedirect.warn("obsbench: baseline \(error)")
+            Console.error("baseline \(error)")
             throw ExitStatus.baselineUnusable.exitCode
         }
         let now: RunResults
         do {
             now = try RunResults.load(current)
         } catch {
-            ReleaseRedirect.warn("obsbench: current run \(error)")
+            Console.error("current run \(error)")
             throw ExitStatus.failure.exitCode
         }
         var policy = try policy()
@@ -119,7 +119,7 @@ struct GateOptions: ParsableArguments {
         }
         let problems = RunCompatibility.problems(baseline: base, current: now, policy: policy)
         guard problems.isEmpty else {
-            ReleaseRedirect.warn("obsbench: cannot compare \(now.source) with the baseline \(base.source): they were made differently, so their differences would not be the code's:\n" + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nMake a new baseline the way this run was made (README: \"The regression gate\").")
+            Console.error("cannot compare \(now.source) with the baseline \(base.source): they were made differently, so their differences would not be the code's:\n" + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nMake a new baseline the way this run was made (README: \"The regression gate\").")
             throw ExitStatus.baselineUnusable.exitCode
         }
         let report = ComparisonReport(comparison: RunComparison(baseline: base, current: now, policy: policy), baselineSource: base.source, currentSource: now.source,
@@ -132,11 +132,11 @@ struct GateOptions: ParsableArguments {
                 try handle.seekToEnd()
                 try handle.write(contentsOf: Data(report.markdown().utf8))
             } catch {
-                ReleaseRedirect.warn("obsbench: cannot append to --summary-file \(summaryFile): \(error.localizedDescription)")
+                Console.error("cannot append to --summary-file \(summaryFile): \(error.localizedDescription)")
                 throw ExitStatus.failure.exitCode
             }
         }
-        ReleaseRedirect.warn("obsbench: \(report.headline)")
+        Console.error("\(report.headline)")
         let status = report.comparison.exitStatus
         if status != .success { throw status.exitCode }
     }

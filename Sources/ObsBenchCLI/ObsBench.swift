@@ -38,11 +38,11 @@ public enum ObsBench {
     ///     moved away from its sources refuses, printing the command to run instead).
     public static func main(strategies: [StrategyEntry], file: StaticString = #filePath) -> Never {
         if let duplicate = Dictionary(grouping: strategies, by: \.name).first(where: { $0.value.count > 1 })?.key {
-            ReleaseRedirect.warn("obsbench: two strategies are called '\(duplicate)'; every strategy needs its own name")
+            Console.error("two strategies are called '\(duplicate)'; every strategy needs its own name")
             exit(ExitStatus.usage.rawValue)
         }
         if strategies.isEmpty {
-            ReleaseRedirect.warn("obsbench: no strategies to measure")
+            Console.error("no strategies to measure")
             exit(ExitStatus.usage.rawValue)
         }
         Registered.strategies = strategies

@@ -59,7 +59,7 @@ struct ProfileCommand: ParsableCommand {
         do {
             loaded = try runs.map(ProfileSummary.load)
         } catch {
-            ReleaseRedirect.warn("\(ReleaseRedirect.productName): \(error)")
+            Console.error("\(error)")
             throw ExitStatus.failure.exitCode
         }
         func selected(_ key: RowKey) -> Bool {
@@ -77,7 +77,7 @@ struct ProfileCommand: ParsableCommand {
         }
         let rows = loaded[0].rows.filter { selected($0.key) }
         guard !rows.isEmpty else {
-            ReleaseRedirect.warn("\(ReleaseRedirect.productName): no profiled row matches\(strategy.map { " --strategy \($0)" } ?? "")\(workload.map { " --workload \($0)" } ?? "")\(suite.map { " --suite \($0)" } ?? "")")
+            Console.error("no profiled row matches\(strategy.map { " --strategy \($0)" } ?? "")\(workload.map { " --workload \($0)" } ?? "")\(suite.map { " --suite \($0)" } ?? "")")
             throw ExitStatus.failure.exitCode
         }
         let results = (try? RunResults.load(runs[0]))?.rows ?? []

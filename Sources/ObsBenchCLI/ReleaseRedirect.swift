@@ -22,7 +22,7 @@ enum ReleaseRedirect {
     }
 
     /// The executable's name: `obsbench`, or the product of a package that brings its own strategies.
-    static var productName: String { URL(fileURLWithPath: currentExecutable).lastPathComponent }
+    static var productName: String { Console.productName }
 
     /// The nearest folder above the caller's source file that holds a `Package.swift`.
     static var packageRoot: URL? {
@@ -41,7 +41,7 @@ enum ReleaseRedirect {
 
     /// Builds the release binary and replaces this process with it. Returns only on failure.
     static func handOffToReleaseBuild() -> Never {
-        warn("\(productName): this is a debug build, which never reports numbers; building the release binary (swift build -c release) and handing the run to it.")
+        Console.error("this is a debug build, which never reports numbers; building the release binary (swift build -c release) and handing the run to it.")
         guard let root = packageRoot?.path else {
             refuse("cannot find the package this binary was built from")
         }
@@ -57,11 +57,7 @@ enum ReleaseRedirect {
     }
 
     private static func refuse(_ reason: String) -> Never {
-        warn("\(productName): \(reason). Run a release build instead:\n  \(manualCommand)")
+        Console.error("\(reason). Run a release build instead:\n  \(manualCommand)")
         exit(ExitStatus.failure.rawValue)
-    }
-
-    static func warn(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 }

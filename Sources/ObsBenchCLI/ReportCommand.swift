@@ -36,7 +36,7 @@ struct ReportCommand: ParsableCommand {
         do {
             rows = try RunResults.load(folder.path).rows
         } catch {
-            ReleaseRedirect.warn("obsbench: cannot report on \(runFolder): \(error)")
+            Console.error("cannot report on \(runFolder): \(error)")
             throw ExitStatus.failure.exitCode
         }
         let metadata = (try? Data(contentsOf: folder.appendingPathComponent("run.json"))).flatMap { try? JSONDecoder().decode(RunMetadata.self, from: $0) }
@@ -46,7 +46,7 @@ struct ReportCommand: ParsableCommand {
             claimsFile = .success(try ClaimsFile.load(claims))
         } catch {
             if FileManager.default.fileExists(atPath: claims) {
-                ReleaseRedirect.warn("obsbench: \(error)")
+                Console.error("\(error)")
                 throw ExitStatus.failure.exitCode
             }
             claimsFile = .failure(error)
@@ -57,7 +57,7 @@ struct ReportCommand: ParsableCommand {
             do {
                 profiles = (try ProfileSummary.load(profileFolder.path), profileFolder)
             } catch {
-                ReleaseRedirect.warn("obsbench: --profile \(profile ?? folder.path): \(error)")
+                Console.error("--profile \(profile ?? folder.path): \(error)")
                 throw ExitStatus.failure.exitCode
             }
         }
@@ -68,12 +68,12 @@ struct ReportCommand: ParsableCommand {
             try Data(report.markdown().utf8).write(to: destination.appendingPathComponent("report.md"), options: .atomic)
             try Data(report.html().utf8).write(to: destination.appendingPathComponent("report.html"), options: .atomic)
         } catch {
-            ReleaseRedirect.warn("obsbench: cannot write the report into \(destination.path): \(error.localizedDescription)")
+            Console.error("cannot write the report into \(destination.path): \(error.localizedDescription)")
             throw ExitStatus.failure.exitCode
         }
         print(destination.appendingPathComponent("report.md").path)
         print(destination.appendingPathComponent("report.html").path)
-        if let chartNote { ReleaseRedirect.warn("obsbench: \(chartNote)") }
+        if let chartNote { Console.error("\(chartNote)") }
     }
 
     /// Runs plot.py when the run has no SVG charts; returns what the report should say if it could not.

@@ -47,7 +47,7 @@ struct RunCommand: AsyncParsableCommand {
     var measures: [CostMeasure] = [.time]
 
     @Option(help: ArgumentHelp(
-        "With --measure instructions: how many Callgrind workers run at once (default: the core count). Counts do not depend on it; timing workers always run one at a time.",
+        "How many workers of exact counts run at once (default: the core count): Callgrind workers (--measure instructions) and the memory suite's. Counts do not depend on it; timing workers always run one at a time.",
         valueName: "n"))
     var jobs: Int?
 
@@ -106,14 +106,14 @@ struct RunCommand: AsyncParsableCommand {
         do {
             outcome = try await RunSession.run(plan, output: output, workerExecutable: ReleaseRedirect.currentExecutable)
         } catch {
-            ReleaseRedirect.warn("obsbench: \(error)")
+            Console.error("\(error)")
             throw error.status.exitCode
         }
-        print(render(outcome.rows, plan: plan), terminator: "")
-        ReleaseRedirect.warn("results: \(outcome.directory.resultsFile.path) (raw samples: samples.csv, run facts: run.json; \(output)/latest points here)")
+        Console.print(render(outcome.rows, plan: plan))
+        Console.standardError("results: \(outcome.directory.resultsFile.path) (raw samples: samples.csv, run facts: run.json; \(output)/latest points here)\n")
         if !outcome.failures.isEmpty {
-            ReleaseRedirect.warn("obsbench: \(outcome.failures.count) worker(s) failed; their error rows are in results.csv:")
-            for failure in outcome.failures { ReleaseRedirect.warn("  \(failure)") }
+            Console.error("\(outcome.failures.count) worker(s) failed; their error rows are in results.csv:")
+            for failure in outcome.failures { Console.standardError("  \(failure)\n") }
             throw ExitStatus.failure.exitCode
         }
     }
@@ -122,11 +122,11 @@ struct RunCommand: AsyncParsableCommand {
         let names = plan.strategies.map(\.name)
         switch format {
         case .table:
-            var text = plan.suites.map { SummaryTable(suite: $0, rows: rows, strategies: names).text() }.joined(separator: "\n")
+            var text = plan.suites.flatMap { SummaryTable.tables(suite: $0, rows: rows, strategies: names) }.map { $0.text() }.joined(separator: "\n")
             if !names.contains("plain") { text += "(no ratios: `plain` was not run)\n" }
             return text
         case .markdown:
-            return plan.suites.map { SummaryTable(suite: $0, rows: rows, strategies: names).markdown() }.joined(separator: "\n")
+            return plan.suites.flatMap { SummaryTable.tables(suite: $0, rows: rows, strategies: names) }.map { $0.markdown() }.joined(separator: "\n")
         case .csv:
             return CSV.line(ResultRow.columns) + rows.map { CSV.line($0.fields) }.joined()
         case .json:

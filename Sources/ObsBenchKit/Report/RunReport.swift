@@ -62,11 +62,12 @@ public struct RunReport: Sendable {
         let suites = SuiteRegistry.all.filter { suite in rows.contains { $0.suite == suite.name } }
         let strategies = (metadata?.strategies ?? []).isEmpty ? Array(Set(rows.map(\.strategy))).sorted() : metadata!.strategies
         for suite in suites {
-            let table = SummaryTable(suite: suite, rows: rows, strategies: strategies)
             blocks.append(.heading(level: 2, text: "\(suite.name): \(suite.summary)"))
-            blocks.append(.paragraph(table.unit))
-            blocks.append(.table(header: [table.rowLabel] + table.columns, rows: table.rows.map { [$0.strategy] + $0.cells }))
-            if !table.footnotes.isEmpty { blocks.append(.list(table.footnotes)) }
+            for table in SummaryTable.tables(suite: suite, rows: rows, strategies: strategies) {
+                blocks.append(.paragraph(table.title.isEmpty ? table.unit : "\(table.title): \(table.unit)"))
+                blocks.append(.table(header: [table.rowLabel] + table.columns, rows: table.rows.map { [$0.strategy] + $0.cells }))
+                if !table.footnotes.isEmpty { blocks.append(.list(table.footnotes)) }
+            }
             let relative = suite.chartFile
             if let svg = try? String(contentsOf: runDirectory.appendingPathComponent(relative), encoding: .utf8) {
                 blocks.append(.chart(title: "\(suite.name) chart", relativePath: relative, svg: svg))

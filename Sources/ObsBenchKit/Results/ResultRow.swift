@@ -56,6 +56,35 @@ public struct ResultRow: Sendable, Equatable {
 
     public var isError: Bool { metric == "error" }
 
+    /// Whether a timing does not differ from the empty loop's: at least a tenth of its samples
+    /// were no slower than the empty loop (`p10` ≤ 0; each sample's net time is clamped at 0) and
+    /// its median is below ``indistinguishableBelowNanoseconds``, a sixth of one clock cycle at
+    /// 3 GHz: the instructions left, if any, run in the empty loop's shadow. The optimiser has
+    /// reduced such a loop to nothing measurable: it is printed as ``indistinguishableText``, said
+    /// in its note, drawn without a bar (plot-scripts/plot.py applies the same rule), and never a
+    /// ratio's floor. Instruction counts are exact and never are.
+    public var isIndistinguishableFromEmptyLoop: Bool {
+        guard metric == Metric.latency.name, let statistics else { return false }
+        return statistics.p10 <= 0 && statistics.median < Self.indistinguishableBelowNanoseconds
+    }
+
+    /// The median (ns/op) under which a timing with `p10` ≤ 0 does not differ from the empty loop.
+    public static let indistinguishableBelowNanoseconds = 0.05
+
+    /// What tables print for a value that ``isIndistinguishableFromEmptyLoop``.
+    public static let indistinguishableText = "≈ empty loop"
+
+    /// Added to the note of a row that ``isIndistinguishableFromEmptyLoop``.
+    static let indistinguishableNote = "not distinguishable from the empty loop: a tenth of the samples were no slower (p10 ≤ 0) and the median is under 0.05 ns; no ratio is taken against it"
+
+    /// The row with ``indistinguishableNote`` added to its note when the rule holds.
+    public func notingIndistinguishable() -> ResultRow {
+        guard isIndistinguishableFromEmptyLoop, !note.contains(Self.indistinguishableNote) else { return self }
+        var row = self
+        row.note += (note.isEmpty ? "" : "; ") + Self.indistinguishableNote
+        return row
+    }
+
     /// The row's fields as text, in `columns` order.
     public var fields: [String] {
         let stats = statistics

@@ -1,10 +1,16 @@
 import Foundation
 
-/// The end-of-run summary of one suite: a row per strategy (or, for a suite that measures none,
-/// per isolation kind, store or probe) with the suite's own figures, built by the suite's `table`
-/// (latency: each workload's median and its ratio to `plain` measured in the same run).
+/// One table of a suite's end-of-run summary: a row per strategy (or, for a suite that measures
+/// none, per isolation kind, store or probe) with the suite's own figures, built by the suite's
+/// `tables` (latency: the operations' medians and their ratios to `plain` measured in the same
+/// run; the concrete loops and harness shares; the scans).
+///
+/// Printed, a table never runs wider than ``width`` columns: a table with more columns than fit
+/// is printed in parts, each repeating the row label, and long lines are wrapped.
 public struct SummaryTable: Sendable {
     public var suite: String
+    /// What the table shows, printed before its unit: the suite's name, or e.g. "latency · scans".
+    public var title: String = ""
     public var columns: [String]
     /// What the cells hold, printed after the suite's name.
     public var unit: String
@@ -15,10 +21,16 @@ public struct SummaryTable: Sendable {
     /// Lines printed under the table (figures that are not per strategy).
     public var footnotes: [String] = []
 
-    /// Builds the table of `suite` from `rows`: the suite's own (see `Suite.table`).
-    public init(suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
-        self = suite.table(suite, allRows, strategies)
+    /// The widest line a printed table may have, in columns.
+    public static let width = 120
+
+    /// The tables of `suite` from `rows`: the suite's own (see `Suite.tables`).
+    public static func tables(suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
+        suite.tables(suite, allRows, strategies)
     }
+
+    /// The heading: title (or suite) and unit.
+    public var heading: String { "\(title.isEmpty ? suite : title) — \(unit)" }
 
     /// The cost measures `suite`'s rows carry, time first; time when there are none yet.
     static func costMeasures(in rows: [ResultRow], suite: String) -> [CostMeasure] {
@@ -30,13 +42,13 @@ public struct SummaryTable: Sendable {
         measures.map(\.metric.unit).joined(separator: " · ")
     }
 
-    /// One cell per measure, joined: "1.2 µs (×3.4) · 824 Ir (×12)"; `value` gives a measure's
-    /// value and the floor it is held against.
-    static func costCell(measures: [CostMeasure], failed: Bool, _ value: (CostMeasure) -> (Double?, floor: Double?)) -> String {
+    /// One cell per measure, joined: "1.2 µs (×3.4) · 824 Ir (×12)"; `row` gives a measure's row
+    /// and the row whose median it is held against (nil: no ratio).
+    static func costCell(measures: [CostMeasure], failed: Bool, _ row: (CostMeasure) -> (ResultRow?, floor: ResultRow?)) -> String {
         let parts = measures.map { measure -> String? in
-            let (value, floor) = value(measure)
-            guard let value else { return nil }
-            return costCell(value, floor: floor, measure: measure)
+            let (row, floor) = row(measure)
+            guard let row, row.statistics != nil else { return nil }
+            return costCell(row, floor: floor, measure: measure)
         }
         guard parts.contains(where: { $0 != nil }) else { return failed ? "error" : "—" }
         return parts.map { $0 ?? "—" }.joined(separator: " · ")
@@ -56,24 +68,86 @@ public struct SummaryTable: Sendable {
         }
     }
 
-    /// A cost and, when the floor it is held against was measured, its ratio to it: "1.2 µs (×3.4)", "824 Ir (×12)".
-    static func costCell(_ value: Double, floor: Double?, measure: CostMeasure) -> String {
+    /// A cost and, when the floor it is held against was measured and differs from the empty
+    /// loop, its ratio to it: "1.2 µs (×3.4)", "824 Ir (×12)"; "≈ empty loop" for a timing that
+    /// does not differ from the empty loop.
+    static func costCell(_ row: ResultRow, floor: ResultRow?, measure: CostMeasure) -> String {
+        guard let value = row.statistics?.median else { return "—" }
+        if row.isIndistinguishableFromEmptyLoop { return ResultRow.indistinguishableText }
         let text = measure == .time ? NumberFormat.nanoseconds(value) : NumberFormat.instructions(value)
-        guard let floor, floor > 0 else { return text }
-        return text + " (×" + NumberFormat.ratio(value / floor) + ")"
+        guard let floor, !floor.isIndistinguishableFromEmptyLoop, let floorValue = floor.statistics?.median, floorValue > 0 else { return text }
+        return text + " (×" + NumberFormat.ratio(value / floorValue) + ")"
     }
 
-    /// A plain-text table with aligned columns, its unit above and its footnotes below.
+    /// Plain text: the heading, the table (in parts of at most ``width`` columns, each repeating
+    /// the row label) and the footnotes, lines wrapped at ``width``.
     public func text() -> String {
-        "\(suite) — \(unit)\n" + textTable.text() + footnotes.map { $0 + "\n" }.joined()
+        var text = Self.wrap(heading)
+        let parts = columnParts
+        for (index, part) in parts.enumerated() {
+            if index > 0 { text += "\(title.isEmpty ? suite : title) (part \(index + 1) of \(parts.count))\n" }
+            text += TextTable(header: [rowLabel] + part.map { columns[$0] }, rows: rows.map { [$0.strategy] + part.map(cells: $0.cells) }, alignment: .numbers).text()
+        }
+        return text + footnotes.map { Self.wrap($0, indent: "  ") }.joined()
     }
 
     /// A GitHub-flavoured markdown table.
     public func markdown() -> String {
-        "### \(suite) — \(unit)\n\n" + textTable.markdown() + footnotes.map { "\n" + $0 + "\n" }.joined()
+        "### \(heading)\n\n" + textTable.markdown() + footnotes.map { "\n" + $0 + "\n" }.joined()
     }
 
     private var textTable: TextTable {
         TextTable(header: [rowLabel] + columns, rows: rows.map { [$0.strategy] + $0.cells }, alignment: .numbers)
+    }
+
+    /// The columns' indices in as few consecutive runs as fit in ``width`` beside the row label,
+    /// as even in length as fits.
+    var columnParts: [[Int]] {
+        let labelWidth = ([rowLabel] + rows.map(\.strategy)).map(\.count).max() ?? 0
+        let widths = columns.indices.map { column in ([columns[column]] + rows.map { $0.cells.indices.contains(column) ? $0.cells[column] : "" }).map(\.count).max() ?? 0 }
+        /// Consecutive runs of at most `limit` columns each, a run closed early when the next column would not fit.
+        func split(limit: Int) -> [[Int]] {
+            var parts: [[Int]] = []
+            var current: [Int] = []
+            var used = labelWidth
+            for column in columns.indices {
+                if !current.isEmpty, current.count == limit || used + 2 + widths[column] > Self.width {
+                    parts.append(current)
+                    current = []
+                    used = labelWidth
+                }
+                current.append(column)
+                used += 2 + widths[column]
+            }
+            if !current.isEmpty || parts.isEmpty { parts.append(current) }
+            return parts
+        }
+        let greedy = split(limit: Int.max)
+        let even = split(limit: (columns.count + greedy.count - 1) / max(greedy.count, 1))
+        return even.count == greedy.count ? even : greedy
+    }
+
+    /// `line` wrapped at word boundaries to ``width`` columns, continuation lines indented.
+    static func wrap(_ line: String, indent: String = "  ") -> String {
+        var lines: [String] = []
+        var current = ""
+        for word in line.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if candidate.count > width, !current.isEmpty, !current.allSatisfy({ $0 == " " }) {
+                lines.append(current)
+                current = indent + word
+            } else {
+                current = candidate
+            }
+        }
+        lines.append(current)
+        return lines.map { $0 + "\n" }.joined()
+    }
+}
+
+extension Array where Element == Int {
+    /// The cells at these indices ("" where a row has fewer).
+    fileprivate func map(cells: [String]) -> [String] {
+        map { cells.indices.contains($0) ? cells[$0] : "" }
     }
 }

@@ -17,8 +17,9 @@ public struct RunPlan: Sendable {
     public var measures: [CostMeasure]
     /// How instructions are counted, when `measures` has `.instructions`.
     public var instructionSettings: InstructionSettings
-    /// How many instruction-mode workers run at once. Callgrind counts each process's own
-    /// instructions, whatever else the machine runs, so they may share the cores; timing workers
+    /// How many instruction-mode workers (or workers of a suite of exact counts, memory) run at
+    /// once. Callgrind counts each process's own instructions, and jemalloc each process's own
+    /// allocations, whatever else the machine runs, so they may share the cores; timing workers
     /// always run one at a time.
     public var instructionJobs: Int
 
@@ -150,14 +151,15 @@ public final class BenchmarkRun {
     }
 
     /// Every round of every strategy of one suite, measuring one way; then its pooled rows.
-    /// Timing workers run one at a time; instruction workers up to `plan.instructionJobs` at once.
+    /// Timing workers run one at a time; instruction workers, and those of a suite of exact counts
+    /// (`Suite.countsOnly`), up to `plan.instructionJobs` at once.
     private func execute(_ suite: Suite, measuring measure: CostMeasure, progress: ProgressReporter) async {
         let rounds = plan.rounds(of: suite, measuring: measure)
         let strategies = plan.strategies(of: suite)
         let suiteLabel = measure == .instructions ? "\(suite.name) (instructions)" : suite.name
         unfinished = (suite, [:])
         var pending = (1...rounds).flatMap { round in strategies.map { (round: round, strategy: $0) } }[...]
-        let width = measure == .instructions ? plan.instructionJobs : 1
+        let width = measure == .instructions || suite.countsOnly ? plan.instructionJobs : 1
         await withTaskGroup(of: Void.self) { group in
             var running = 0
             while let job = pending.first {
@@ -206,7 +208,7 @@ public final class BenchmarkRun {
         unfinished = nil
         for name in plan.strategies(of: suite).map({ $0?.name ?? "-" }) {
             guard let measured = perStrategy[name] else { continue }
-            let merged = RoundMerger.merge(rounds: measured.rounds, samples: measured.samples)
+            let merged = RoundMerger.merge(rounds: measured.rounds, samples: measured.samples).map { $0.notingIndistinguishable() }
             do {
                 try directory.append(results: merged)
             } catch {

@@ -29,9 +29,9 @@ public final class ProgressReporter {
         startedJobs += 1
         let line = "[\(startedJobs)/\(totalJobs)] \(suite) · \(strategy) … \(Self.duration(elapsedSeconds)) elapsed\(remaining)"
         if isTerminal {
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            Console.standardError("\r\u{1B}[K" + line)
         } else {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            Console.standardError(line + "\n")
         }
     }
 
@@ -39,18 +39,18 @@ public final class ProgressReporter {
         finishedJobs += 1
         if let error {
             let prefix = isTerminal ? "\r\u{1B}[K" : ""
-            FileHandle.standardError.write(Data("\(prefix)error: \(suite) · \(strategy): \(error)\n".utf8))
+            Console.standardError("\(prefix)error: \(suite) · \(strategy): \(error)\n")
         }
     }
 
     /// A problem that is not a failed worker (a profile that could not be made), on a line of its own.
     public func warn(_ message: String) {
         let prefix = isTerminal ? "\r\u{1B}[K" : ""
-        FileHandle.standardError.write(Data("\(prefix)warning: \(message)\n".utf8))
+        Console.standardError("\(prefix)warning: \(message)\n")
     }
 
     public func done() {
-        if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if isTerminal { Console.standardError("\r\u{1B}[K") }
     }
 
     static func duration(_ seconds: Double) -> String {

@@ -43,7 +43,7 @@ public enum RunSession {
         }
         defer { callgrind?.cleanUp() }
         for suite in plan.suitesWithoutMeasures {
-            warn("skipping \(suite.name): none of its workloads can be measured in \(plan.measures.map(\.rawValue).joined(separator: " or ")) (--measure instructions counts the latency suite and hops at 1 caller)")
+            Console.error("skipping \(suite.name): none of its workloads can be measured in \(plan.measures.map(\.rawValue).joined(separator: " or ")) (--measure instructions counts the latency suite and hops at 1 caller)")
         }
         let startTime = Date()
         // Two runs started in the same second get -2, -3… rather than sharing a folder.
@@ -61,10 +61,10 @@ public enum RunSession {
         }
         let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: workerExecutable, callgrind: callgrind)
         if let canary = Canary.current {
-            warn("\(Canary.variable) is set: \(canary.strategy)'s measured writes do \(NumberFormat.percent(canary.fraction)) extra work on purpose (a gate check). These numbers are not real.")
+            Console.error("\(Canary.variable) is set: \(canary.strategy)'s measured writes do \(NumberFormat.percent(canary.fraction)) extra work on purpose (a gate check). These numbers are not real.")
         }
         if plan.suites.contains(where: \.runsOnJemalloc), run.jemallocEnvironment == nil {
-            warn("jemalloc not found; the memory suite reads glibc's counters instead (no allocation counts). Install it: \(JemallocLibrary.installHint)")
+            Console.error("jemalloc not found; the memory suite reads glibc's counters instead (no allocation counts). Install it: \(JemallocLibrary.installHint)")
         }
         var metadata = RunMetadata(
             runID: runID, time: ISO8601DateFormatter().string(from: startTime),
@@ -92,7 +92,7 @@ public enum RunSession {
             metadata.finishedTime = ISO8601DateFormatter().string(from: Date())
             try? directory.writeMetadata(metadata)
             try? directory.markLatest()
-            warn("\ninterrupted by signal \(signal); the rows of every worker that finished are in \(directory.resultsFile.path) (pooled), rounds.csv and samples.csv; run.json says interrupted")
+            Console.error("\ninterrupted by signal \(signal); the rows of every worker that finished are in \(directory.resultsFile.path) (pooled), rounds.csv and samples.csv; run.json says interrupted")
             Foundation.exit(ExitStatus.interrupted(by: signal))
         }
         await run.execute()
@@ -114,10 +114,6 @@ public enum RunSession {
         ISO8601DateFormatter().string(from: date).replacingOccurrences(of: ":", with: "-")
     }
 
-    /// A line on standard error, prefixed with the program's name.
-    public static func warn(_ message: String) {
-        FileHandle.standardError.write(Data("obsbench: \(message)\n".utf8))
-    }
 }
 
 /// Turns SIGINT and SIGTERM into a callback on the main actor, so a run can stop its worker and

@@ -5,7 +5,7 @@ extension Suite {
         summary: "round trips across isolation: default actor, main actor, dedicated-thread executor, TaskExecutor preference, DispatchQueue, Mutex; 1/2/8/64 callers",
         defaultObjects: 0,
         measuresStrategies: false,
-        table: { suite, rows, _ in SummaryTable(hopsOf: suite, rows: rows) },
+        tables: { suite, rows, _ in [SummaryTable(hopsOf: suite, rows: rows)] },
         workloads: RoundTripHopWorkload.Kind.allCases.map { RoundTripHopWorkload(kind: $0) as any Workload }
             + WriteToViewHopWorkload.Handoff.allCases.map { WriteToViewHopWorkload(handoff: $0) as any Workload }
     )
@@ -24,16 +24,16 @@ extension SummaryTable {
         unit = "median \(Self.units(measures)) per round trip per caller (× default actor, same callers)"
         rowLabel = "isolation"
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
-        func median(_ measure: CostMeasure, _ workload: String, _ executor: String?, _ callers: Int) -> Double? {
+        func row(_ measure: CostMeasure, _ workload: String, _ executor: String?, _ callers: Int) -> ResultRow? {
             allRows.first {
                 $0.suite == suite.name && $0.metric == measure.metric.name && $0.workload == workload
                     && (executor == nil || $0.executor == executor) && $0.concurrency == callers
-            }?.statistics?.median
+            }
         }
         let floor = RoundTripHopWorkload(kind: .defaultActor)
         func cell(_ workload: String, _ executor: String?, _ callers: Int) -> String {
             Self.costCell(measures: measures, failed: failed) { measure in
-                (median(measure, workload, executor, callers), median(measure, floor.name, floor.kind.rawValue, callers))
+                (row(measure, workload, executor, callers), row(measure, floor.name, floor.kind.rawValue, callers))
             }
         }
         rows = RoundTripHopWorkload.Kind.allCases.map { kind in

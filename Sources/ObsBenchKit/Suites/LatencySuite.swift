@@ -5,7 +5,7 @@ extension Suite {
         summary: "read/write latency per operation, ns/op",
         defaultObjects: 1_000,
         defaultRounds: 8,
-        table: { SummaryTable(latencyOf: $0, rows: $1, strategies: $2) },
+        tables: { SummaryTable.latencyTables(of: $0, rows: $1, strategies: $2) },
         workloads: [
             ReadUntrackedWorkload(),
             ReadInsideViewWorkload(),
@@ -21,35 +21,77 @@ extension Suite {
 }
 
 extension SummaryTable {
-    /// Each workload's median cost per operation and its ratio to `plain`: time (`latency`),
-    /// instructions, or both side by side, as the run measured.
-    init(latencyOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
-        self.suite = suite.name
-        let measures = Self.costMeasures(in: allRows, suite: suite.name)
+    /// The latency tables, one per scale: the operations (median per operation and × `plain`);
+    /// the concrete loops (the same access on the strategy's own record type, without the
+    /// protocol) with the harness's share; the scans (a whole scan per operation, µs or ms).
+    /// Each workload's cost is time (`latency`), instructions, or both side by side, as the run
+    /// measured.
+    static func latencyTables(of suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
+        let measures = costMeasures(in: allRows, suite: suite.name)
+        let measured = allRows.filter { $0.suite == suite.name && measures.map(\.metric.name).contains($0.metric) }
         // The workloads rows name, in the order they were measured (one workload can write rows
         // for several, as the concrete reference does); the suite's list before any row exists.
         var named: [String] = []
-        for row in allRows where row.suite == suite.name && measures.map(\.metric.name).contains(row.metric) && !named.contains(row.workload) {
-            named.append(row.workload)
+        for row in measured where !named.contains(row.workload) { named.append(row.workload) }
+        if named.isEmpty { named = suite.workloads.map(\.name) }
+        let isScan = { (workload: String) in workload.hasPrefix("scan") }
+        let isConcrete = { (workload: String) in workload.hasSuffix("-concrete") && !isScan(workload) }
+        func row(_ measure: CostMeasure, _ strategy: String, _ workload: String, objects: Int? = nil) -> ResultRow? {
+            measured.first { $0.metric == measure.metric.name && $0.strategy == strategy && $0.workload == workload && (objects == nil || $0.objects == objects) }
         }
-        columns = named.isEmpty ? suite.workloads.map(\.name) : named
-        unit = "median \(Self.units(measures)) (× plain)"
-        func median(_ measure: CostMeasure, _ strategy: String, _ workload: String) -> Double? {
-            allRows.first { $0.suite == suite.name && $0.metric == measure.metric.name && $0.strategy == strategy && $0.workload == workload }?.statistics?.median
+        func failed(_ strategy: String) -> Bool {
+            allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError && $0.workload == "*" }
         }
-        let columns = self.columns
-        rows = strategies.map { strategy in
-            let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError && $0.workload == "*" }
-            let cells = columns.map { workload -> String in
-                Self.costCell(measures: measures, failed: failed) { measure in
-                    (median(measure, strategy, workload), median(measure, "plain", workload))
-                }
-            }
-            return (strategy, cells)
+        let units = Self.units(measures)
+        var tables: [SummaryTable] = []
+
+        let operations = named.filter { !isScan($0) && !isConcrete($0) }
+        var table = SummaryTable(suite: suite.name, columns: operations, unit: "median \(units) (× plain)", rows: [])
+        table.rows = strategies.map { strategy in
+            (strategy, operations.map { workload in
+                costCell(measures: measures, failed: failed(strategy)) { (row($0, strategy, workload), row($0, "plain", workload)) }
+            })
         }
+        tables.append(table)
+
+        let concrete = named.filter(isConcrete)
         let shares = HarnessShare.all(in: allRows, suite: suite.name)
-        if !shares.isEmpty {
-            footnotes.append("harness share (protocol path against the concrete loop, both net of plain): " + shares.map(\.description).joined(separator: "; "))
+        let withConcrete = strategies.filter { strategy in concrete.contains { workload in measures.contains { row($0, strategy, workload) != nil } } }
+        if !withConcrete.isEmpty {
+            let shareColumns = HarnessShare.pairs.map { "harness \($0.0)" }
+            table = SummaryTable(suite: suite.name, columns: concrete.map { String($0.dropLast("-concrete".count)) } + shareColumns,
+                                 unit: "median \(units) of each access on the concrete record type (workload-concrete), net of the empty loop, no ratio; harness share = (protocol − concrete) / protocol, both net of plain", rows: [])
+            table.title = "\(suite.name) · concrete loops"
+            table.rows = withConcrete.map { strategy in
+                let loops = concrete.map { workload in
+                    costCell(measures: measures, failed: failed(strategy)) { (row($0, strategy, workload), nil) }
+                }
+                let harness = HarnessShare.pairs.map { pair in
+                    let found = measures.compactMap { measure in shares.first { $0.strategy == strategy && $0.operation == pair.0 && $0.measure == measure } }
+                    return found.isEmpty ? "—" : found.map { NumberFormat.fixed($0.share * 100, digits: 0) + "%" }.joined(separator: " · ")
+                }
+                return (strategy, loops + harness)
+            }
+            if !shares.isEmpty {
+                table.footnotes.append("harness share: " + shares.map(\.description).joined(separator: "; "))
+            }
+            tables.append(table)
         }
+
+        let scans = named.filter(isScan)
+        if !scans.isEmpty {
+            let sizes = Array(Set(measured.filter { isScan($0.workload) }.map(\.objects))).sorted()
+            let columns = scans.flatMap { workload in sizes.map { (workload, $0) } }
+                .filter { column in measured.contains { $0.workload == column.0 && $0.objects == column.1 } }
+            table = SummaryTable(suite: suite.name, columns: columns.map { "\($0.0) N=\($0.1)" }, unit: "median \(units) per scan of N records (× plain)", rows: [])
+            table.title = "\(suite.name) · scans"
+            table.rows = strategies.map { strategy in
+                (strategy, columns.map { workload, objects in
+                    costCell(measures: measures, failed: failed(strategy)) { (row($0, strategy, workload, objects: objects), row($0, "plain", workload, objects: objects)) }
+                })
+            }
+            tables.append(table)
+        }
+        return tables
     }
 }

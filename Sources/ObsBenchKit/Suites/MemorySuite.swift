@@ -9,7 +9,8 @@ extension Suite {
         objectSweep: [1_000, 10_000, 100_000],
         quickObjectSweep: [1_000, 10_000],
         runsOnJemalloc: true,
-        table: { SummaryTable(memoryOf: $0, rows: $1, strategies: $2) },
+        countsOnly: true,
+        tables: { [SummaryTable(memoryOf: $0, rows: $1, strategies: $2)] },
         workloads: [
             StoreLifecycleWorkload(),
             SubscriberMemoryWorkload(),

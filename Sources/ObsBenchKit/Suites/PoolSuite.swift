@@ -5,7 +5,7 @@ extension Suite {
         summary: "the cooperative pool under CPU-bound load: probe latency with K = 0, cores, 4 × cores busy tasks on the pool, a custom TaskExecutor or concurrentPerform; pool width and blocked-thread start delay; 1,000 items to the main actor per item or batched",
         defaultObjects: 0,
         measuresStrategies: false,
-        table: { suite, rows, _ in SummaryTable(poolOf: suite, rows: rows) },
+        tables: { suite, rows, _ in [SummaryTable(poolOf: suite, rows: rows)] },
         workloads: ComputePlacement.allCases.map { PoolSaturationWorkload(placement: $0) as any Workload } + [PoolWidthWorkload(), MainActorBatchingWorkload()]
     )
 }

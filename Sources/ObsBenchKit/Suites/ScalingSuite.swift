@@ -6,33 +6,48 @@ extension Suite {
         name: "scaling",
         summary: "write-to-quiescence latency and re-runs as subscribed views grow, S = 1...10000 (--quick: ...1000), one store of the largest S + 1 records for every topology",
         defaultObjects: 0,
-        table: { SummaryTable(scalingOf: $0, rows: $1, strategies: $2) },
+        tables: { SummaryTable.scalingTables(of: $0, rows: $1, strategies: $2) },
         workloads: ScalingTopology.allCases.map { SubscriberScalingWorkload(topology: $0) }
     )
 }
 
 extension SummaryTable {
-    /// Per topology: the cost of each further view (b of latency = a + b·S), the growth over the
-    /// sweep's last decade, and the latency and re-runs at the largest S.
-    init(scalingOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
-        self.suite = suite.name
+    /// Two tables: how write-to-quiescence latency grows with the views (b of a + b·S per
+    /// further view, and the growth class over the last decade), and the figures at the largest S
+    /// (the median, re-runs per write).
+    static func scalingTables(of suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
         let measured = allRows.filter { $0.suite == suite.name && !$0.isError }
         let largest = measured.filter { $0.metric == Metric.latency.name }.map(\.subscribers).max()
-        columns = suite.workloads.map(\.name)
-        unit = "write-to-quiescence latency: per further view (b of a + b·S) · growth over the last decade (log-log slope) · median at S=\(largest.map(String.init) ?? "max") · re-runs/write there"
-        rows = strategies.map { strategy in
-            let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError }
-            let cells = suite.workloads.map { workload -> String in
-                func value(_ metric: Metric, subscribers: Int? = nil) -> Double? {
-                    measured.first { $0.strategy == strategy && $0.workload == workload.name && $0.metric == metric.name && (subscribers == nil || $0.subscribers == subscribers) }?.statistics?.median
-                }
-                guard let perView = value(.costPerView), let slope = value(.lastDecadeSlope) else { return failed ? "error" : "—" }
-                var cell = NumberFormat.nanoseconds(max(0, perView)) + "/view · " + GrowthFit.label(slope) + " (" + NumberFormat.fixed(slope, digits: 2) + ")"
-                if let largest, let latency = value(.latency, subscribers: largest) { cell += " · " + NumberFormat.nanoseconds(latency) }
-                if let largest, let reruns = value(.rerunsPerWrite, subscribers: largest) { cell += " · " + NumberFormat.count(reruns) }
-                return cell
-            }
-            return (strategy, cells)
+        let columns = suite.workloads.map(\.name)
+        func value(_ strategy: String, _ workload: String, _ metric: Metric, subscribers: Int? = nil) -> Double? {
+            measured.first { $0.strategy == strategy && $0.workload == workload && $0.metric == metric.name && (subscribers == nil || $0.subscribers == subscribers) }?.statistics?.median
         }
+        /// The largest S a sweep reached when it stopped before the run's largest S; nil otherwise.
+        func sweptTo(_ strategy: String, _ workload: String) -> Int? {
+            let reached = measured.filter { $0.strategy == strategy && $0.workload == workload && $0.metric == Metric.latency.name }.map(\.subscribers).max()
+            guard let reached, let largest, reached < largest else { return nil }
+            return reached
+        }
+        func failed(_ strategy: String) -> Bool { allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError } }
+        var growth = SummaryTable(suite: suite.name, columns: columns,
+                                  unit: "write-to-quiescence latency per further view (b of a + b·S) · growth over the last decade (log-log slope)", rows: [])
+        growth.rows = strategies.map { strategy in
+            (strategy, columns.map { workload in
+                guard let perView = value(strategy, workload, .costPerView), let slope = value(strategy, workload, .lastDecadeSlope) else { return failed(strategy) ? "error" : "—" }
+                // A sweep stopped early (superlinear already): its growth is at least this.
+                return NumberFormat.nanoseconds(max(0, perView)) + " · " + (sweptTo(strategy, workload) != nil ? "≥ " : "") + GrowthFit.label(slope)
+            })
+        }
+        var atLargest = SummaryTable(suite: suite.name, columns: columns,
+                                     unit: "median write-to-quiescence latency · re-runs per write, at S=\(largest.map(String.init) ?? "max")", rows: [])
+        atLargest.title = "\(suite.name) · largest S"
+        atLargest.rows = strategies.map { strategy in
+            (strategy, columns.map { workload in
+                if let sweptTo = sweptTo(strategy, workload) { return "stopped at S=\(sweptTo) (superlinear)" }
+                guard let largest, let latency = value(strategy, workload, .latency, subscribers: largest) else { return failed(strategy) ? "error" : "—" }
+                return NumberFormat.nanoseconds(latency) + (value(strategy, workload, .rerunsPerWrite, subscribers: largest).map { " · " + NumberFormat.count($0) } ?? "")
+            })
+        }
+        return [growth, atLargest]
     }
 }

@@ -5,7 +5,7 @@ extension Suite {
         summary: "the design notes' GCD-queue store against its @MainActor and actor replacements: write to view, reads, switches, 100 concurrent writers (bytes per store: memory suite)",
         defaultObjects: 0,
         measuresStrategies: false,
-        table: { suite, rows, _ in SummaryTable(storeIsolationOf: suite, rows: rows) },
+        tables: { suite, rows, _ in [SummaryTable(storeIsolationOf: suite, rows: rows)] },
         workloads: [StoreWriteWorkload(), StoreReadWorkload(caller: .mainActor), StoreReadWorkload(caller: .background), StoreConcurrentWritersWorkload()]
     )
 }

@@ -8,7 +8,7 @@ extension Suite {
         summary: "subscribe one view (first run included), settle, unsubscribe: the cost of a row scrolling in and out, ns per view",
         defaultObjects: 1_000,
         defaultRounds: 4,
-        table: { SummaryTable(latencyOf: $0, rows: $1, strategies: $2) },
+        tables: { SummaryTable.latencyTables(of: $0, rows: $1, strategies: $2) },
         workloads: [SubscribeUnsubscribeWorkload()]
     )
 }

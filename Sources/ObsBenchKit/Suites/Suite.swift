@@ -20,9 +20,14 @@ public struct Suite: Sendable {
     /// hops, the stores of the migration plan, the cooperative pool) runs in one worker, whatever
     /// `--strategy` says, and its rows name no strategy (`-`).
     public var measuresStrategies: Bool
-    /// The suite's end-of-run table, from a run's rows and the strategies in it (in table order).
-    /// The suite's chart is `plots/<name>.svg`, drawn by plot-scripts/plot.py.
-    public var table: @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> SummaryTable
+    /// Whether the suite's workers may run side by side (up to `--jobs`): true for a suite whose
+    /// figures are exact counts of each worker's own process (memory: the allocator's counters),
+    /// which other processes on the machine cannot move. Timing suites run one worker at a time.
+    public var countsOnly: Bool
+    /// The suite's end-of-run tables, from a run's rows and the strategies in it (in table order):
+    /// one per scale (latency: operations in ns, concrete loops, scans in µs or ms). The suite's
+    /// chart is `plots/<name>.svg`, drawn by plot-scripts/plot.py.
+    public var tables: @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> [SummaryTable]
 
     /// The suite's chart, relative to the run folder: plot-scripts/plot.py draws it, the report inlines it.
     public var chartFile: String { "plots/\(name).svg" }
@@ -35,8 +40,8 @@ public struct Suite: Sendable {
         measure == .instructions ? instructionWorkloads : workloads
     }
 
-    public init(name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false, measuresStrategies: Bool = true,
-                table: @escaping @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> SummaryTable, workloads: [any Workload]) {
+    public init(name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false, measuresStrategies: Bool = true, countsOnly: Bool = false,
+                tables: @escaping @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> [SummaryTable], workloads: [any Workload]) {
         self.name = name
         self.summary = summary
         self.defaultObjects = defaultObjects
@@ -45,7 +50,8 @@ public struct Suite: Sendable {
         self.quickObjectSweep = quickObjectSweep ?? self.objectSweep
         self.runsOnJemalloc = runsOnJemalloc
         self.measuresStrategies = measuresStrategies
-        self.table = table
+        self.countsOnly = countsOnly
+        self.tables = tables
         self.workloads = workloads
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ObservationStrategies
 
 /// The cost of one write as the number of subscribed views grows, for one topology: write-to-
@@ -8,6 +9,13 @@ import ObservationStrategies
 /// - `last_decade_slope`: the log-log slope between the two largest S;
 /// - `growth_exponent`: the log-log least-squares slope over the sweep, with its R²
 ///   (`growth_exponent_r2`): a + b·S bends on log-log axes, so the exponent alone reads it low.
+///
+/// The sweep stops early where its growth is already decided and the next point would take long:
+/// once latency grows faster than linearly over a decade (log-log slope ≥ ``superlinearSlope``)
+/// and the next S is estimated at ``costlyWriteNanoseconds`` or more per write. A cost
+/// a + b·S + c·S² with non-negative terms has a log-log slope that never falls as S grows, so the
+/// larger points could only make the growth steeper; the rows' notes and the table say where the
+/// sweep stopped (GRDB re-fetching for 10,000 views takes seconds per write).
 ///
 /// Every topology uses one store size (the largest S + 1 records, or `--objects` if larger), so
 /// topologies differ only in what the views read. Settling costs what the strategy's delivery
@@ -40,6 +48,21 @@ public struct SubscriberScalingWorkload: Workload {
         return counts
     }
 
+    /// The log-log slope over a decade from which growth is worse than linear.
+    public static let superlinearSlope = 1.2
+    /// The estimated write time of the next S from which a decided sweep stops.
+    public static let costlyWriteNanoseconds = 50e6
+
+    /// Whether a sweep whose points so far are `points` stops before `next`: the last decade grew
+    /// superlinearly and `next` would cost ``costlyWriteNanoseconds`` or more per write, extrapolated
+    /// at that decade's slope. Returns the slope and the estimate when it stops.
+    public static func stopsBefore(_ next: Int, after points: [(subscribers: Int, nanoseconds: Double)]) -> (slope: Double, estimate: Double)? {
+        guard points.count >= 2, let slope = GrowthFit.lastStepSlope(points.map { (Double($0.subscribers), $0.nanoseconds) }), slope >= superlinearSlope else { return nil }
+        let last = points[points.count - 1]
+        let estimate = last.nanoseconds * pow(Double(next) / Double(last.subscribers), slope)
+        return estimate >= costlyWriteNanoseconds ? (slope, estimate) : nil
+    }
+
     public init(topology: ScalingTopology) {
         self.topology = topology
     }
@@ -58,7 +81,13 @@ public struct SubscriberScalingWorkload: Workload {
         var views: [ViewHandle] = []
         var points: [(subscribers: Int, nanoseconds: Double)] = []
         var sequence = 0
+        var stopped: String?
         for subscribers in counts {
+            if let (slope, estimate) = Self.stopsBefore(subscribers, after: points) {
+                stopped = "sweep stopped before S = \(subscribers): latency grew as S^\(NumberFormat.fixed(slope, digits: 2)) over the last decade, "
+                    + "which larger S can only steepen, and S = \(subscribers) would take about \(NumberFormat.nanoseconds(estimate)) per write"
+                break
+            }
             while views.count < subscribers { views.append(try store.subscribe(topology.view(views.count))) }
             await store.settle()
             // A point whose write takes seconds (GRDB re-fetching for 10,000 views) gets fewer
@@ -103,6 +132,9 @@ public struct SubscriberScalingWorkload: Workload {
         await store.settle()
         await store.tearDown()
         output.rows += growthRows(points, records: records, context: context)
+        if let stopped {
+            for index in output.rows.indices where output.rows[index].workload == name { output.rows[index].note += "; " + stopped }
+        }
         return output
     }
 

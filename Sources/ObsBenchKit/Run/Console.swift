@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where obsbench writes for a person: results on standard output, everything else (progress,
+/// warnings, errors) on standard error, each message prefixed with the product's name.
+///
+/// Standard output is buffered when it is a file or a pipe, standard error never is. So every
+/// write to standard error flushes standard output first: with both streams sent to one log
+/// (`> log 2>&1`, `| tee`), a message lands after the table printed before it, never inside it.
+///
+/// ```swift
+/// Console.print(table.text())
+/// Console.error("cannot read results.csv")  // "obsbench: cannot read results.csv" on stderr
+/// ```
+public enum Console {
+    /// The executable's name: `obsbench`, or the product of a package that brings its own
+    /// strategies and calls `ObsBench.main`.
+    public static var productName: String {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "obsbench"
+        return URL(fileURLWithPath: path).lastPathComponent
+    }
+
+    /// Results text on standard output, as given (no newline added).
+    public static func print(_ text: String) {
+        Swift.print(text, terminator: "")
+    }
+
+    /// A message on standard error, prefixed with the product's name: "obsbench: message".
+    public static func error(_ message: String) {
+        standardError(productName + ": " + message + "\n")
+    }
+
+    /// Text on standard error as given (progress lines, indented continuations), after standard
+    /// output's buffer is written.
+    public static func standardError(_ text: String) {
+        fflush(nil)  // every output stream: stdout's buffer goes out before this line
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

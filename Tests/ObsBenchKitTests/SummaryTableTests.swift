@@ -1,0 +1,65 @@
+@testable import ObsBenchKit
+import Testing
+
+/// The terminal tables: never wider than 120 columns, no ratio against a value that does not
+/// differ from the empty loop, and a scaling sweep that stops only where its growth is decided.
+@Suite("Summary tables")
+struct SummaryTableTests {
+    static func latencyRow(_ workload: String, _ strategy: String, median: Double, p10: Double, objects: Int = 1_000) -> ResultRow {
+        var statistics = Statistics(exact: median)
+        statistics.p10 = p10
+        return ResultRow(runID: "r", suite: "latency", workload: workload, strategy: strategy, executor: "main-actor", objects: objects, subscribers: 0, concurrency: 1,
+                         metric: Metric.latency.name, unit: Metric.latency.unit, statistics: statistics)
+    }
+
+    @Test("a table wider than 120 columns prints in parts that each fit and repeat the row label")
+    func splitsToWidth() {
+        let columns = (1...9).map { "a-rather-long-column-\($0)" }
+        let table = SummaryTable(suite: "memory", columns: columns, unit: "B", rows: [("observable-context", columns.map { _ in "1234.5 B" }), ("plain", columns.map { _ in "1 B" })])
+        let lines = table.text().split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= SummaryTable.width })
+        #expect(table.columnParts.count == 3)  // 4 + 3 + 2 would also fit; 3 + 3 + 3 is as even
+        #expect(table.columnParts.flatMap { $0 } == Array(columns.indices))
+        #expect(table.columnParts.map(\.count) == [3, 3, 3])
+        #expect(lines.filter { $0.hasPrefix("observable-context") }.count == 3)
+        // A long footnote wraps, continuation indented.
+        var noted = table
+        noted.footnotes = [String(repeating: "word ", count: 60)]
+        #expect(noted.text().split(separator: "\n").allSatisfy { $0.count <= SummaryTable.width })
+    }
+
+    @Test("a concrete loop the optimiser removed prints as ≈ empty loop, is noted, and is never a ratio's floor")
+    func indistinguishableValues() {
+        let removed = Self.latencyRow("read-untracked-concrete", "plain", median: 0.002, p10: 0)
+        let real = Self.latencyRow("read-untracked-concrete", "observable", median: 18.7, p10: 17.9)
+        // Noisy but clearly above zero: a tenth of samples at zero, median 70 ns (read-in-view, 1 op per sample).
+        let noisy = Self.latencyRow("read-in-view", "observable", median: 70, p10: 0)
+        #expect(removed.isIndistinguishableFromEmptyLoop)
+        #expect(!real.isIndistinguishableFromEmptyLoop && !noisy.isIndistinguishableFromEmptyLoop)
+        #expect(removed.notingIndistinguishable().note.contains("not distinguishable from the empty loop"))
+        #expect(SummaryTable.costCell(removed, floor: nil, measure: .time) == ResultRow.indistinguishableText)
+        #expect(SummaryTable.costCell(real, floor: removed, measure: .time) == "18.7 ns")
+        #expect(SummaryTable.costCell(real, floor: Self.latencyRow("x", "plain", median: 1.87, p10: 1.5), measure: .time).hasPrefix("18.7 ns (×10"))
+
+        let rows = [removed, real, Self.latencyRow("read-untracked", "plain", median: 4, p10: 3), Self.latencyRow("read-untracked", "observable", median: 27, p10: 25),
+                    Self.latencyRow("scan-all", "plain", median: 27_000, p10: 26_000, objects: 10_000)]
+        let tables = SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "observable"])
+        #expect(tables.map(\.title) == ["", "latency · concrete loops", "latency · scans"])
+        #expect(tables[1].columns.first == "read-untracked")
+        #expect(tables[1].rows.first?.cells.first == ResultRow.indistinguishableText)
+        #expect(!tables.map { $0.text() }.joined().contains("×2661"))
+    }
+
+    @Test("a sweep stops before a costly point only once its growth is superlinear")
+    func scalingStopsWhenDecided() {
+        // GRDB, shared topology: 3.7 ms at S=100, 113 ms at S=1000 (slope 1.49); S=10000 would take seconds.
+        let superlinear: [(subscribers: Int, nanoseconds: Double)] = [(10, 417e3), (100, 3.68e6), (1_000, 113e6)]
+        let stop = SubscriberScalingWorkload.stopsBefore(10_000, after: superlinear)
+        #expect(stop != nil)
+        #expect(abs((stop?.slope ?? 0) - 1.49) < 0.01)
+        // Linear growth to the same cost keeps sweeping: only a superlinear slope is decided.
+        #expect(SubscriberScalingWorkload.stopsBefore(10_000, after: [(100, 11e6), (1_000, 113e6)]) == nil)
+        // Superlinear but cheap: the next point is measured.
+        #expect(SubscriberScalingWorkload.stopsBefore(10_000, after: [(100, 10e3), (1_000, 300e3)]) == nil)
+    }
+}
