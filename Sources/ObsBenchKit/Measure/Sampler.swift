@@ -17,18 +17,18 @@ public struct SamplerSettings: Sendable, Equatable {
         self.budgetNanoseconds = budgetNanoseconds
     }
 
-    /// The default: 1 ms samples, at least 30, for about 0.6 s per measurement.
+    /// The default: 1 ms samples, at least 30, for about 0.5 s per measurement.
     public static let standard = SamplerSettings(
         warmUpNanoseconds: 100_000_000, targetSampleNanoseconds: 1_000_000,
-        minimumSamples: 30, maximumSamples: 400, budgetNanoseconds: 600_000_000)
+        minimumSamples: 30, maximumSamples: 400, budgetNanoseconds: 500_000_000)
 
     /// One of `rounds` worker rounds' share: the time budget divided among the rounds, and the
-    /// warm-up too, down to 30 ms (enough to size a batch and warm caches).
+    /// warm-up too, down to 15 ms (fifteen 1 ms samples: enough to size a batch and warm caches).
     public func shared(by rounds: Int) -> SamplerSettings {
         guard rounds > 1 else { return self }
         var settings = self
         settings.budgetNanoseconds = budgetNanoseconds / UInt64(rounds)
-        settings.warmUpNanoseconds = Swift.max(warmUpNanoseconds / UInt64(rounds), Swift.min(warmUpNanoseconds, 30_000_000))
+        settings.warmUpNanoseconds = Swift.max(warmUpNanoseconds / UInt64(rounds), Swift.min(warmUpNanoseconds, 15_000_000))
         settings.maximumSamples = Swift.max(minimumSamples, maximumSamples / rounds)
         return settings
     }

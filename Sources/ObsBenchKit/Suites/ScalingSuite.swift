@@ -22,7 +22,8 @@ extension SummaryTable {
         func value(_ strategy: String, _ workload: String, _ metric: Metric, subscribers: Int? = nil) -> Double? {
             measured.first { $0.strategy == strategy && $0.workload == workload && $0.metric == metric.name && (subscribers == nil || $0.subscribers == subscribers) }?.statistics?.median
         }
-        /// The largest S a sweep reached when it stopped before the run's largest S; nil otherwise.
+        /// The largest S a sweep reached when it stopped before the run's largest S (its growth
+        /// already at least linear, the next point costly); nil otherwise.
         func sweptTo(_ strategy: String, _ workload: String) -> Int? {
             let reached = measured.filter { $0.strategy == strategy && $0.workload == workload && $0.metric == Metric.latency.name }.map(\.subscribers).max()
             guard let reached, let largest, reached < largest else { return nil }
@@ -34,7 +35,7 @@ extension SummaryTable {
         growth.rows = strategies.map { strategy in
             (strategy, columns.map { workload in
                 guard let perView = value(strategy, workload, .costPerView), let slope = value(strategy, workload, .lastDecadeSlope) else { return failed(strategy) ? "error" : "—" }
-                // A sweep stopped early (superlinear already): its growth is at least this.
+                // A sweep stopped early: its growth is at least this.
                 return NumberFormat.nanoseconds(max(0, perView)) + " · " + (sweptTo(strategy, workload) != nil ? "≥ " : "") + GrowthFit.label(slope)
             })
         }
@@ -43,7 +44,7 @@ extension SummaryTable {
         atLargest.title = "\(suite.name) · largest S"
         atLargest.rows = strategies.map { strategy in
             (strategy, columns.map { workload in
-                if let sweptTo = sweptTo(strategy, workload) { return "stopped at S=\(sweptTo) (superlinear)" }
+                if let sweptTo = sweptTo(strategy, workload) { return "stopped at S=\(sweptTo): ≥ O(S), costly" }
                 guard let largest, let latency = value(strategy, workload, .latency, subscribers: largest) else { return failed(strategy) ? "error" : "—" }
                 return NumberFormat.nanoseconds(latency) + (value(strategy, workload, .rerunsPerWrite, subscribers: largest).map { " · " + NumberFormat.count($0) } ?? "")
             })

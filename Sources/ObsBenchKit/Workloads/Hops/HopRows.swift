@@ -1,11 +1,11 @@
 /// What the hop workloads share: how they sample, and how their rows name what they measured.
 extension WorkloadContext {
-    /// Long samples (10 ms; `--quick`: 2 ms), so the fixed cost of starting the callers and
+    /// Long samples (5 ms, over a hundred main-actor round trips; `--quick`: 2 ms), so the fixed cost of starting the callers and
     /// resuming the main actor once per sample is a small part, and is then subtracted; half the
     /// time budget per point.
     var hopSampler: SamplerSettings {
         var settings = sampler
-        settings.targetSampleNanoseconds = quick ? 2_000_000 : 10_000_000
+        settings.targetSampleNanoseconds = quick ? 2_000_000 : 5_000_000
         settings.budgetNanoseconds /= 2
         settings.warmUpNanoseconds /= 2
         return settings

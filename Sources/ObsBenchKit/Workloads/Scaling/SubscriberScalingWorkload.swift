@@ -11,11 +11,11 @@ import ObservationStrategies
 ///   (`growth_exponent_r2`): a + b·S bends on log-log axes, so the exponent alone reads it low.
 ///
 /// The sweep stops early where its growth is already decided and the next point would take long:
-/// once latency grows faster than linearly over a decade (log-log slope ≥ ``superlinearSlope``)
+/// once latency grows at least linearly over a decade (log-log slope ≥ ``atLeastLinearSlope``)
 /// and the next S is estimated at ``costlyWriteNanoseconds`` or more per write. A cost
 /// a + b·S + c·S² with non-negative terms has a log-log slope that never falls as S grows, so the
 /// larger points could only make the growth steeper; the rows' notes and the table say where the
-/// sweep stopped (GRDB re-fetching for 10,000 views takes seconds per write).
+/// sweep stopped (GRDB re-fetching for 10,000 views that all read one field: seconds per write).
 ///
 /// Every topology uses one store size (the largest S + 1 records, or `--objects` if larger), so
 /// topologies differ only in what the views read. Settling costs what the strategy's delivery
@@ -48,16 +48,16 @@ public struct SubscriberScalingWorkload: Workload {
         return counts
     }
 
-    /// The log-log slope over a decade from which growth is worse than linear.
-    public static let superlinearSlope = 1.2
-    /// The estimated write time of the next S from which a decided sweep stops.
-    public static let costlyWriteNanoseconds = 50e6
+    /// The log-log slope over a decade from which growth counts as at least linear.
+    public static let atLeastLinearSlope = 0.9
+    /// The estimated write time of the next S from which a decided sweep stops: 0.5 s.
+    public static let costlyWriteNanoseconds = 500e6
 
     /// Whether a sweep whose points so far are `points` stops before `next`: the last decade grew
-    /// superlinearly and `next` would cost ``costlyWriteNanoseconds`` or more per write, extrapolated
-    /// at that decade's slope. Returns the slope and the estimate when it stops.
+    /// at least linearly and `next` would cost ``costlyWriteNanoseconds`` or more per write,
+    /// extrapolated at that decade's slope. Returns the slope and the estimate when it stops.
     public static func stopsBefore(_ next: Int, after points: [(subscribers: Int, nanoseconds: Double)]) -> (slope: Double, estimate: Double)? {
-        guard points.count >= 2, let slope = GrowthFit.lastStepSlope(points.map { (Double($0.subscribers), $0.nanoseconds) }), slope >= superlinearSlope else { return nil }
+        guard points.count >= 2, let slope = GrowthFit.lastStepSlope(points.map { (Double($0.subscribers), $0.nanoseconds) }), slope >= atLeastLinearSlope else { return nil }
         let last = points[points.count - 1]
         let estimate = last.nanoseconds * pow(Double(next) / Double(last.subscribers), slope)
         return estimate >= costlyWriteNanoseconds ? (slope, estimate) : nil
@@ -72,10 +72,11 @@ public struct SubscriberScalingWorkload: Workload {
         let largest = counts.max()!
         let records = max(context.objects, ScalingTopology.allCases.map { $0.recordsNeeded(subscribers: largest) }.max()!)
         let store = try context.measuredStrategy().makeStore(TaskRecord.sample(count: records))
-        // Each point gets a share of the sampling budget, and at least 10 samples.
+        // Each point gets an eighth of the sampling budget (75 ms; a median of at least 10
+        // samples decides a point on a fit over four decades), and at least 10 samples.
         var settings = context.sampler
-        settings.budgetNanoseconds /= 4
-        settings.warmUpNanoseconds /= 4
+        settings.budgetNanoseconds /= 8
+        settings.warmUpNanoseconds /= 8
         settings.minimumSamples = 10
         var output = WorkloadOutput()
         var views: [ViewHandle] = []
@@ -85,7 +86,7 @@ public struct SubscriberScalingWorkload: Workload {
         for subscribers in counts {
             if let (slope, estimate) = Self.stopsBefore(subscribers, after: points) {
                 stopped = "sweep stopped before S = \(subscribers): latency grew as S^\(NumberFormat.fixed(slope, digits: 2)) over the last decade, "
-                    + "which larger S can only steepen, and S = \(subscribers) would take about \(NumberFormat.nanoseconds(estimate)) per write"
+                    + "a growth larger S can only steepen, and S = \(subscribers) would take about \(NumberFormat.nanoseconds(estimate)) per write"
                 break
             }
             while views.count < subscribers { views.append(try store.subscribe(topology.view(views.count))) }
