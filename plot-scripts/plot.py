@@ -2,29 +2,64 @@
 """Charts from an obsbench run: python3 plot-scripts/plot.py results/latest [--out DIR]
 
 Reads results.csv by column name (the header contract in the README) and writes PNG and SVG
-charts into <run>/plots/ (or --out), each named after its suite: latency per strategy with 95% CI whiskers, subscriber
+charts into <run>/plots/ (or --out), each named after its suite: latency per strategy with 95% CI
+whiskers (operations in ns and scans in µs or ms on axes of their own), subscriber
 scaling on log-log axes (one panel per topology), memory per object split into the record and
 the observation machinery, hop latency per isolation kind and caller count, torn
 observations per 1,000 transactions, the store-isolation suite's operations per store, and the
 pool suite's probe latencies per compute placement and busy task count. A chart whose suite is not in the run is skipped with a
 message, never an error. Exit status: 0 charts written (or skipped), 1 unreadable input.
+
+A timing not distinguishable from the empty loop (see indistinguishable_from_empty_loop: the rule
+obsbench's tables use) gets no bar or point: its place says "≈ empty loop", explained on the chart.
 """
 import argparse
 import csv
 import json
+import math
 import os
 import sys
+import textwrap
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
 REQUIRED = ["suite", "workload", "strategy", "executor", "objects", "subscribers", "concurrency",
             "metric", "unit", "samples", "median", "ci95_low", "ci95_high"]
 # Strategy order for legends and axes: the run's own (run.json's "strategies", which is the
 # order obsbench lists them in), else the order rows first name them. Set by main().
 STRATEGY_ORDER = []
+
+# A timing not distinguishable from the empty loop: what stands in its place on a chart (no bar,
+# no point), and the footnote that explains it on every chart that has one.
+EMPTY_LOOP_TEXT = "≈ empty loop"
+EMPTY_LOOP_WHY = ("not distinguishable from the empty loop: at least a tenth of the samples were no slower than the "
+                  "empty loop (p10 ≤ 0; the harness clamps each sample's net time at 0).")
+EMPTY_LOOP_NOTE = f"{EMPTY_LOOP_TEXT}: {EMPTY_LOOP_WHY} No bar is drawn for it, and no ratio is taken against it."
+EMPTY_LOOP_POINT_NOTE = f"× on a panel's foot: {EMPTY_LOOP_WHY} No point is drawn for it, and no ratio is taken against it."
+
+
+# The median (ns/op) under which a timing with p10 <= 0 does not differ from the empty loop: a
+# sixth of one clock cycle at 3 GHz. The same rule as ResultRow.isIndistinguishableFromEmptyLoop.
+INDISTINGUISHABLE_BELOW_NS = 0.05
+
+
+def indistinguishable_from_empty_loop(row):
+    """Whether a row is a timing not distinguishable from the empty loop: a latency row (metric
+    `latency`, unit `ns/op`) whose p10 is <= 0 (at least a tenth of its samples were no slower
+    than the empty loop; the harness clamps each sample's net time at 0) and whose median is below
+    INDISTINGUISHABLE_BELOW_NS. The rule is ResultRow.isIndistinguishableFromEmptyLoop's. Such a
+    row is drawn as EMPTY_LOOP_TEXT, never as a bar, a point or a ratio. A row without p10 or
+    median (a results.csv older than the column) is never one."""
+    if row.get("metric") != "latency" or row.get("unit") != "ns/op":
+        return False
+    try:
+        return float(row["p10"]) <= 0 and float(row["median"]) < INDISTINGUISHABLE_BELOW_NS
+    except (KeyError, TypeError, ValueError):
+        return False
 
 
 def read_rows(path):
@@ -44,6 +79,7 @@ def read_rows(path):
             try:
                 for key in ("median", "ci95_low", "ci95_high"):
                     row[key] = float(row[key])
+                row["p10"] = float(row["p10"]) if row.get("p10") not in (None, "") else None
                 for key in ("objects", "subscribers", "concurrency"):
                     row[key] = int(row[key])
             except ValueError as error:
@@ -73,7 +109,63 @@ def ordered(names):
     return known + sorted(name for name in names if name not in STRATEGY_ORDER)
 
 
+def colors_for(names):
+    """A colour per name, in order (tab10, tab20 past ten names), so a strategy keeps its colour
+    across a chart's panels."""
+    palette = plt.get_cmap("tab10" if len(names) <= 10 else "tab20").colors
+    return {name: palette[index % len(palette)] for index, name in enumerate(names)}
+
+
+def overlapping_texts(figure, among=None):
+    """Pairs of texts drawn on the figure (tick labels in view, titles, axis labels, legends,
+    notes) that overlap: the check save() makes on every chart; with among, only the pairs with
+    one of those texts in them. Texts slanted alike are compared as the parallel strips they are,
+    any others by their boxes."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    texts = list(figure.texts)
+    for axis in figure.axes:
+        if not axis.axison:  # a key's box: its legend and notes only
+            texts += list(axis.texts) + (list(axis.get_legend().get_texts()) if axis.get_legend() else [])
+            continue
+        low, high = sorted(axis.get_xlim())
+        texts += [t for t in axis.get_xticklabels(which="both") if low - 1e-9 <= t.get_position()[0] <= high + 1e-9]
+        low, high = sorted(axis.get_ylim())
+        texts += [t for t in axis.get_yticklabels(which="both") if low * (1 - 1e-9) <= t.get_position()[1] <= high * (1 + 1e-9)]
+        texts += [axis.title, axis.xaxis.label, axis.yaxis.label] + list(axis.texts)
+        if axis.get_legend() is not None:
+            texts += list(axis.get_legend().get_texts())
+    for legend in figure.legends:
+        texts += list(legend.get_texts())
+    for attribute in ("_suptitle", "_supxlabel", "_supylabel"):
+        if getattr(figure, attribute, None) is not None:
+            texts.append(getattr(figure, attribute))
+    unique = list({id(text): text for text in texts if text.get_visible() and text.get_text().strip()}.values())
+    boxes = [(text, text.get_window_extent(renderer)) for text in unique]
+    pairs = []
+    wanted = None if among is None else {id(text) for text in among}
+    for index, (text, box) in enumerate(boxes):
+        for other, other_box in boxes[index + 1:]:
+            if wanted is not None and id(text) not in wanted and id(other) not in wanted:
+                continue
+            if not (box.overlaps(other_box) and box.width > 0 and other_box.width > 0):
+                continue
+            angle = text.get_rotation()
+            if angle % 90 and angle == other.get_rotation():
+                # Parallel slanted labels: apart when their strips are a line's height apart.
+                (x1, y1), (x2, y2) = (t.get_transform().transform(t.get_position()) for t in (text, other))
+                theta = math.radians(angle)
+                apart = abs(-math.sin(theta) * (x2 - x1) + math.cos(theta) * (y2 - y1))
+                lines = max(text.get_text().count("\n"), other.get_text().count("\n")) + 1
+                if apart >= lines * max(text.get_fontsize(), other.get_fontsize()) * figure.dpi / 72 * 1.15:
+                    continue
+            pairs.append((text.get_text(), other.get_text()))
+    return pairs
+
+
 def save(figure, out, name, written):
+    for first, second in overlapping_texts(figure):
+        print(f"plot.py: {name}: labels overlap: {first!r} and {second!r}", file=sys.stderr)
     for extension in ("png", "svg"):
         target = os.path.join(out, f"{name}.{extension}")
         figure.savefig(target, dpi=120, bbox_inches="tight")
@@ -81,37 +173,243 @@ def save(figure, out, name, written):
     plt.close(figure)
 
 
+def mark_empty_loop(axis, x, color, fontsize=8):
+    """EMPTY_LOOP_TEXT upright at x, from the panel's foot, where a bar would stand."""
+    axis.text(x, 0.02, EMPTY_LOOP_TEXT, transform=blended_transform_factory(axis.transData, axis.transAxes),
+              rotation=90, ha="center", va="bottom", fontsize=fontsize, color=color, fontweight="bold")
+
+
+def mark_empty_loop_point(axis, x, color):
+    """A × at x on the panel's foot, where a line chart's point would be."""
+    axis.plot([x], [0.03], transform=blended_transform_factory(axis.transData, axis.transAxes),
+              marker="x", markersize=7, markeredgewidth=2, color=color, linestyle="none", clip_on=False)
+
+
+def add_note(figure, text, width_inches=None):
+    """A footnote under the figure's panels, wrapped to the figure's width."""
+    width = width_inches or figure.get_figwidth()
+    wrapped = textwrap.fill(text, width=max(40, int(width * 14)))
+    figure.text(0.01, -0.01, wrapped, ha="left", va="top", fontsize=8, transform=figure.transFigure)
+
+
+KEY_FONT = 9
+
+
+def key_height(labels, columns, note):
+    """Inches a key row needs: its legend's rows, and its note's lines."""
+    return 0.22 * -(-labels // columns) + (0.17 * (note.count("\n") + 1) + 0.05 if note else 0)
+
+
+def add_key(figure, cell, handles, labels, columns, note=""):
+    """A row of its own at the figure's foot (inside the constrained layout, so nothing overlaps
+    it or is cropped): the legend, and under it a note."""
+    key = figure.add_subplot(cell)
+    key.axis("off")
+    key.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 1.0), ncol=columns, fontsize=KEY_FONT,
+               frameon=False, borderaxespad=0)
+    if note:
+        key.text(0.0, 0.0, note, transform=key.transAxes, ha="left", va="bottom", fontsize=KEY_FONT)
+    return key
+
+
 def latency_chart(rows, out, written):
     return latency_bars(rows, "latency", "Latency per operation", out, written)
 
 
+def subscription_chart(rows, out, written):
+    return latency_bars(rows, "subscription", "Subscribe one view (first run included), settle, unsubscribe", out, written)
+
+
+# The panels of a latency bar chart: a workload's name says which it belongs to.
+PANEL_TITLES = {
+    "operations": "Operations",
+    "concrete": "Concrete-type loops",
+    "scans": "One scan of N records",
+}
+
+
+def panel_of(workload):
+    """operations (ns), concrete (ns: the same loops on the strategy's own type) or scans (µs or ms)."""
+    if workload.startswith("scan"):
+        return "scans"
+    if workload.endswith("-concrete"):
+        return "concrete"
+    return "operations"
+
+
+def time_unit(values_ns):
+    """The unit nanosecond values read best in, from their median: (name, nanoseconds per unit)."""
+    if not values_ns:
+        return "ns", 1.0
+    middle = sorted(values_ns)[len(values_ns) // 2]
+    if middle >= 1e6:
+        return "ms", 1e6
+    if middle >= 1e3:
+        return "µs", 1e3
+    return "ns", 1.0
+
+
+# What else than the strategy a workload's rows can differ in, and how a group's label says it.
+DIMENSIONS = [
+    ("objects", lambda value: f"N = {value:,}"),
+    ("executor", str),
+    ("subscribers", lambda value: f"S = {value:,}"),
+    ("concurrency", lambda value: f"{value:,} callers"),
+]
+
+
+def latency_bar_data(rows, suite):
+    """The bars of a suite's latency chart, as {panel: [(label, slots)]}: panels in PANEL_TITLES
+    order (only those with rows), a group per workload (and per N, executor, S or callers where
+    the workload's rows differ in it), a slot per strategy that has a row. A slot is a dict:
+    strategy, row, median (ns; None for a row not distinguishable from the empty loop: no bar),
+    low and high (the whiskers' lengths, ns)."""
+    latency = [r for r in rows if r["suite"] == suite and r["metric"] == "latency"]
+    workloads = list(dict.fromkeys(r["workload"] for r in latency))
+    varying = {w: [(key, say) for key, say in DIMENSIONS if len({r[key] for r in latency if r["workload"] == w}) > 1]
+               for w in workloads}
+    groups = {}
+    for row in latency:
+        key = (row["workload"],) + tuple(row[dimension] for dimension, _ in varying[row["workload"]])
+        groups.setdefault(key, []).append(row)
+    panels = {}
+    for panel in PANEL_TITLES:
+        keys = [key for key in groups if panel_of(key[0]) == panel]
+        if panel == "scans":  # the same N side by side: N first, then the workload's order
+            keys.sort(key=lambda k: (tuple(k[1:]), workloads.index(k[0])))
+        if not keys:
+            continue
+        panels[panel] = []
+        for key in keys:
+            label = "\n".join([key[0]] + [say(value) for (_, say), value in zip(varying[key[0]], key[1:])])
+            slots = []
+            for strategy in ordered({r["strategy"] for r in groups[key]}):
+                row = next(r for r in groups[key] if r["strategy"] == strategy)
+                if indistinguishable_from_empty_loop(row):
+                    slots.append(dict(strategy=strategy, row=row, median=None, low=0.0, high=0.0))
+                else:
+                    slots.append(dict(strategy=strategy, row=row, median=row["median"],
+                                      low=max(row["median"] - row["ci95_low"], 0), high=max(row["ci95_high"] - row["median"], 0)))
+            panels[panel].append((label, slots))
+    return panels
+
+
+GROUP_GAP = 1.2    # slots between groups
+GROUP_MIN = 2.6    # slots a group takes at least, so a narrow group's label has room
+
+
+def group_positions(groups):
+    """Each group's slot x positions, its label's x, and the panel's width, in slots."""
+    x, positions, centers = 0.0, [], []
+    for _, slots in groups:
+        span = max(len(slots), GROUP_MIN)
+        first = x + (span - len(slots)) / 2 + 0.5
+        positions.append([first + index for index in range(len(slots))])
+        centers.append(x + span / 2)
+        x += span + GROUP_GAP
+    return positions, centers, x - GROUP_GAP
+
+
+def fit_tick_labels(figure, axis, centers, labels):
+    """Group labels as wide as they fit, once the figure is otherwise drawn: whole, then wrapped at
+    hyphens ever narrower and smaller, then slanted (save() says if even that overlaps)."""
+    def clash():
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()
+        boxes = [t.get_window_extent(renderer) for t in axis.get_xticklabels()]
+        return (any(a.x1 + 4 > b.x0 for a, b in zip(boxes, boxes[1:]))
+                or bool(overlapping_texts(figure, among=axis.get_xticklabels())))
+    for width, size in ((None, 9), (18, 9), (14, 9), (10, 9), (10, 8), (10, 7)):
+        wrapped = [label if width is None else "\n".join(textwrap.fill(line, width=width, break_long_words=False)
+                                                         for line in label.split("\n")) for label in labels]
+        axis.set_xticks(centers, wrapped, fontsize=size)
+        if not clash():
+            return
+    axis.set_xticks(centers, labels, fontsize=7, rotation=30, ha="right", rotation_mode="anchor")
+
+
 def latency_bars(rows, suite, title, out, written):
     """Median latency per workload and strategy, with 95% CI whiskers, as plots/<suite>: the
-    latency suite's chart, and any suite's without a chart function of its own."""
+    latency suite's chart, the subscription suite's, and any suite's without a chart function of
+    its own. Operations (ns) and scans (µs or ms) get y axes of their own; the same operations on
+    a strategy's own record type (workloads named *-concrete) a panel beside the scans, on the
+    operations' axis. A timing not distinguishable from the empty loop gets no bar: its slot says
+    EMPTY_LOOP_TEXT, and a footnote says why."""
     latency = [r for r in rows if r["suite"] == suite and r["metric"] == "latency"]
     if not latency:
         return f"{suite}: suite not in this run" if not any(r["suite"] == suite for r in rows) else f"{suite}: no latency rows to chart"
-    workloads = list(dict.fromkeys(r["workload"] for r in latency))
+    panels = latency_bar_data(rows, suite)
     strategies = ordered({r["strategy"] for r in latency})
-    figure, axis = plt.subplots(figsize=(11, 5))
-    width = 0.8 / len(strategies)
-    for index, strategy in enumerate(strategies):
-        xs, ys, low, high = [], [], [], []
-        for position, workload in enumerate(workloads):
-            match = [r for r in latency if r["strategy"] == strategy and r["workload"] == workload]
-            if match:
-                row = match[0]
-                xs.append(position + index * width)
-                ys.append(row["median"])
-                low.append(max(row["median"] - row["ci95_low"], 0))
-                high.append(max(row["ci95_high"] - row["median"], 0))
-        axis.bar(xs, ys, width, yerr=[low, high], capsize=2, label=strategy)
-    axis.set_yscale("log")
-    axis.set_xticks([p + 0.4 - width / 2 for p in range(len(workloads))], workloads, rotation=15)
-    axis.set_ylabel("ns per operation (median, 95% CI)")
-    axis.set_title(title)
-    axis.legend(fontsize=8, ncol=4)
+    colors = colors_for(strategies)
+    layout = {name: group_positions(groups) for name, groups in panels.items()}
+    # Operations on a row of their own; the concrete loops and the scans side by side below; the
+    # key (strategies' colours, and what "≈ empty loop" means) in a row of its own at the foot.
+    top = [name for name in panels if name == "operations"]
+    bottom = [name for name in panels if name != "operations"]
+    lines = [line for line in (top, bottom) if line]
+    slots_wide = max(sum(layout[name][2] for name in line) + 6 * (len(line) - 1) for line in lines)
+    # About as wide as obsbench's report shows a chart (1,100 px), so its text is read at its size.
+    width = min(max(0.16 * slots_wide + 1.8, 7), 12.5)
+    columns = min(len(strategies), max(1, int(width // 1.6)))
+    empty_loop = any(slot["median"] is None for groups in panels.values() for _, slots in groups for slot in slots)
+    note = textwrap.fill(EMPTY_LOOP_NOTE, width=int(width * 12.5)) if empty_loop else ""
+    key = key_height(len(strategies), columns, note)
+    figure = plt.figure(figsize=(width, 3.6 * len(lines) + key + 0.5), layout="constrained")
+    grid = figure.add_gridspec(len(lines) + 1, 1, height_ratios=[3.6] * len(lines) + [key])
+    axes = {}
+    for index, line in enumerate(lines):
+        cells = grid[index].subgridspec(1, len(line), width_ratios=[layout[name][2] + 4 for name in line], wspace=0.08)
+        for column, name in enumerate(line):
+            share = axes.get("operations") if name == "concrete" else None
+            axes[name] = figure.add_subplot(cells[column], sharey=share)
+    unit_of = {name: ("ns", 1.0) for name in panels}
+    if "scans" in panels:
+        unit_of["scans"] = time_unit([s["median"] for _, slots in panels["scans"] for s in slots if s["median"] is not None])
+    for name, groups in panels.items():
+        axis = axes[name]
+        unit, scale = unit_of[name]
+        positions, centers, extent = layout[name]
+        for (label, slots), xs in zip(groups, positions):
+            for slot, x in zip(slots, xs):
+                color = colors[slot["strategy"]]
+                if slot["median"] is None:
+                    mark_empty_loop(axis, x, color)
+                else:
+                    axis.bar(x, slot["median"] / scale, 0.85, color=color,
+                             yerr=[[slot["low"] / scale], [slot["high"] / scale]], capsize=2,
+                             error_kw=dict(elinewidth=0.8, ecolor="black"))
+        axis.set_yscale("log")
+        axis.set_xlim(-0.4, extent + 0.4)
+        axis.grid(axis="y", which="major", alpha=0.3)
+        axis.set_axisbelow(True)
+        what = "scan" if name == "scans" else "operation"
+        axis.set_ylabel(f"{unit} per {what}\n(median, 95% CI)")
+        if len(panels) > 1:
+            axis.set_title(f"{PANEL_TITLES[name]} ({unit})", fontsize=11)
+    # Each y axis from the decade under its lowest whisker (a labelled foot) to over its highest;
+    # the operations and the concrete loops share theirs.
+    for names in (["operations", "concrete"], ["scans"]):
+        names = [name for name in names if name in panels]
+        if not names:
+            continue
+        scale = unit_of[names[0]][1]
+        ends = [((s["median"] - s["low"]) / scale, (s["median"] + s["high"]) / scale)
+                for name in names for _, slots in panels[name] for s in slots if s["median"] is not None]
+        if ends and min(low for low, _ in ends) > 0:
+            axes[names[0]].set_ylim(10 ** math.floor(math.log10(min(low for low, _ in ends))), max(high for _, high in ends) * 1.6)
+    add_key(figure, grid[-1], [plt.Rectangle((0, 0), 1, 1, color=colors[s]) for s in strategies], strategies, columns, note)
+    figure.suptitle(title)
+    for name, groups in panels.items():
+        fit_tick_labels(figure, axes[name], layout[name][1], [label for label, _ in groups])
     save(figure, out, suite, written)
+
+
+def line_points(rows, x_key):
+    """A line's points (x, median) and the x of its rows not distinguishable from the empty loop
+    (no point: a × on the panel's foot instead)."""
+    points = sorted((r[x_key], r["median"]) for r in rows if not indistinguishable_from_empty_loop(r) and r["median"] > 0)
+    empty = sorted(r[x_key] for r in rows if indistinguishable_from_empty_loop(r))
+    return points, empty
 
 
 def scaling_chart(rows, out, written):
@@ -119,18 +417,35 @@ def scaling_chart(rows, out, written):
     if not scaling:
         return "scaling: suite not in this run"
     topologies = list(dict.fromkeys(r["workload"] for r in scaling))
-    figure, axes = plt.subplots(1, len(topologies), figsize=(4 * len(topologies), 4), sharey=True, squeeze=False)
-    for axis, topology in zip(axes[0], topologies):
-        for strategy in ordered({r["strategy"] for r in scaling}):
-            points = sorted((r["subscribers"], r["median"]) for r in scaling if r["workload"] == topology and r["strategy"] == strategy and r["median"] > 0)
+    strategies = ordered({r["strategy"] for r in scaling})
+    colors = colors_for(strategies)
+    empty_loop = any(indistinguishable_from_empty_loop(r) for r in scaling)
+    width = 3.1 * len(topologies) + 0.8
+    columns = min(len(strategies), max(1, int(width // 1.9)))
+    note = textwrap.fill(EMPTY_LOOP_POINT_NOTE, width=int(width * 12.5)) if empty_loop else ""
+    key = key_height(len(strategies), columns, note)
+    figure = plt.figure(figsize=(width, 3.6 + key + 0.3), layout="constrained")
+    grid = figure.add_gridspec(2, len(topologies), height_ratios=[3.6, key])
+    axes = []
+    for index, topology in enumerate(topologies):
+        axis = figure.add_subplot(grid[0, index], sharey=axes[0] if axes else None)
+        axes.append(axis)
+        for strategy in strategies:
+            points, empty = line_points([r for r in scaling if r["workload"] == topology and r["strategy"] == strategy], "subscribers")
             if points:
-                axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=strategy)
+                axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=4, color=colors[strategy], label=strategy)
+            for x in empty:
+                mark_empty_loop_point(axis, x, colors[strategy])
         axis.set_xscale("log")
         axis.set_yscale("log")
         axis.set_title(topology)
         axis.set_xlabel("subscribed views S")
-    axes[0][0].set_ylabel("ns per write, to quiescence")
-    axes[0][-1].legend(fontsize=7)
+        axis.grid(which="major", alpha=0.3)
+        if index:
+            axis.tick_params(labelleft=False)
+    axes[0].set_ylabel("ns per write, to quiescence")
+    handles = [plt.Line2D([], [], marker="o", markersize=4, color=colors[s]) for s in strategies]
+    add_key(figure, grid[1, :], handles, strategies, columns, note)
     save(figure, out, "scaling", written)
 
 
@@ -145,13 +460,14 @@ def memory_chart(rows, out, written):
     strategies = ordered(set(at))
     record = [min(at[s], at["plain"]) for s in strategies]
     machinery = [max(at[s] - at["plain"], 0) for s in strategies]
-    figure, axis = plt.subplots(figsize=(9, 4))
+    figure, axis = plt.subplots(figsize=(9, 4.2))
     axis.bar(strategies, record, label="record (plain's bytes, or less)")
     axis.bar(strategies, machinery, bottom=record, label="observation machinery (over plain)")
-    axis.set_ylabel(f"bytes per object, N = {largest}")
+    axis.set_ylabel(f"bytes per object, N = {largest:,}")
     axis.set_title("Memory per object")
-    axis.tick_params(axis="x", rotation=20)
-    axis.legend(fontsize=8)
+    axis.set_xticks(range(len(strategies)), strategies, rotation=30, ha="right", rotation_mode="anchor")
+    axis.set_ylim(0, max(r + m for r, m in zip(record, machinery)) * 1.25)
+    axis.legend(fontsize=8, loc="upper right")
     save(figure, out, "memory", written)
 
 
@@ -159,28 +475,70 @@ def hops_chart(rows, out, written):
     hops = [r for r in rows if r["suite"] == "hops" and r["metric"] == "latency" and r["workload"].startswith("hop-")]
     if not hops:
         return "hops: suite not in this run"
+    executors = list(dict.fromkeys(r["executor"] for r in hops))
+    colors = colors_for(executors)
     figure, axis = plt.subplots(figsize=(8, 4.5))
-    for executor in dict.fromkeys(r["executor"] for r in hops):
-        points = sorted((r["concurrency"], r["median"]) for r in hops if r["executor"] == executor and r["median"] > 0)
+    empty_loop = False
+    for executor in executors:
+        points, empty = line_points([r for r in hops if r["executor"] == executor], "concurrency")
         if points:
-            axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=executor)
+            axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", color=colors[executor], label=executor)
+        for x in empty:
+            mark_empty_loop_point(axis, x, colors[executor])
+            empty_loop = True
     axis.set_xscale("log", base=2)
     axis.set_yscale("log")
     axis.set_xlabel("concurrent callers")
     axis.set_ylabel("ns per round trip, per caller")
     axis.set_title("Actor hops")
-    axis.legend(fontsize=7)
+    handles = [plt.Line2D([], [], marker="o", color=colors[e]) for e in executors]
+    axis.legend(handles, executors, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    if empty_loop:
+        add_note(figure, EMPTY_LOOP_POINT_NOTE)
     save(figure, out, "hops", written)
 
 
-def grouped_bars(axis, groups, series, value, labels=None, **tick_options):
+def grouped_bars(axis, groups, series, row_of, value_of=lambda row: row["median"], labels=None, zero_labels=False,
+                 legend=None, **tick_options):
     """One bar per (group, series) pair, the series side by side within each group on the x axis;
-    value(group, one_series) gives a bar's height (0 where nothing was measured)."""
+    row_of(group, one_series) gives the bar's row (None where nothing was measured: no bar) and
+    value_of(row) its height. A row not distinguishable from the empty loop gets EMPTY_LOOP_TEXT
+    instead of a bar; zero_labels writes 0 over a bar of height 0 (on a linear axis, else unseen).
+    Returns whether any slot says EMPTY_LOOP_TEXT."""
     width = 0.8 / len(series)
+    palette = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    empty_loop = False
     for index, one in enumerate(series):
-        axis.bar([p + index * width for p in range(len(groups))], [value(g, one) for g in groups], width, label=str(one))
+        color = palette[index % len(palette)]
+        xs, heights = [], []
+        for position, group in enumerate(groups):
+            x = position + index * width
+            row = row_of(group, one)
+            if row is None:
+                continue
+            if indistinguishable_from_empty_loop(row):
+                mark_empty_loop(axis, x, color, fontsize=6)
+                empty_loop = True
+                continue
+            xs.append(x)
+            heights.append(value_of(row))
+            if zero_labels and heights[-1] == 0:
+                axis.text(x, 0, "0", ha="center", va="bottom", fontsize=6, color=color)
+        axis.bar(xs, heights, width, color=color, label=str(one))
     axis.set_xticks([p + 0.4 - width / 2 for p in range(len(groups))], labels or groups, **tick_options)
-    axis.legend(fontsize=8)
+    axis.legend(fontsize=8, **(legend or {}))
+    return empty_loop
+
+
+def row_finder(rows, group_of, series_of):
+    """row_of for grouped_bars: the first row whose group and series are the ones asked for."""
+    index = {}
+    for row in rows:
+        index.setdefault((group_of(row), series_of(row)), row)
+    return lambda group, one: index.get((group, one))
+
+
+SLANTED = dict(rotation=30, ha="right", rotation_mode="anchor")
 
 
 def consistency_chart(rows, out, written):
@@ -189,11 +547,11 @@ def consistency_chart(rows, out, written):
         return "consistency: suite not in this run"
     workloads = list(dict.fromkeys(r["workload"] for r in torn))
     strategies = ordered({r["strategy"] for r in torn})
-    figure, axis = plt.subplots(figsize=(9, 4))
-    grouped_bars(axis, strategies, workloads,
-                 lambda s, w: next((r["median"] for r in torn if r["strategy"] == s and r["workload"] == w), 0), rotation=20)
+    figure, axis = plt.subplots(figsize=(10, 4.5))
+    grouped_bars(axis, strategies, workloads, row_finder(torn, lambda r: r["strategy"], lambda r: r["workload"]),
+                 zero_labels=True, legend=dict(loc="upper left", bbox_to_anchor=(1.01, 1.0)), **SLANTED)
     axis.set_ylabel("torn observations per 1,000 transactions")
-    axis.set_title("Consistency")
+    axis.set_title("Consistency (a 0 is a bar of height 0: nothing torn)")
     save(figure, out, "consistency", written)
 
 
@@ -203,12 +561,14 @@ def store_isolation_chart(rows, out, written):
         return "store-isolation: suite not in this run"
     workloads = list(dict.fromkeys(r["workload"] for r in cells))
     stores = list(dict.fromkeys(r["executor"] for r in cells))
-    figure, axis = plt.subplots(figsize=(8, 4))
-    grouped_bars(axis, workloads, stores,
-                 lambda w, store: next((r["median"] / 1000 for r in cells if r["executor"] == store and r["workload"] == w), 0), rotation=10)
+    figure, axis = plt.subplots(figsize=(9, 4))
+    empty_loop = grouped_bars(axis, workloads, stores, row_finder(cells, lambda r: r["workload"], lambda r: r["executor"]),
+                              value_of=lambda row: row["median"] / 1000, legend=dict(loc="upper left", bbox_to_anchor=(1.01, 1.0)))
     axis.set_yscale("log")
     axis.set_ylabel("µs per operation (median)")
     axis.set_title("Store isolation: GCD queue, @MainActor and actor stores")
+    if empty_loop:
+        add_note(figure, EMPTY_LOOP_NOTE)
     save(figure, out, "store-isolation", written)
 
 
@@ -221,12 +581,15 @@ def pool_chart(rows, out, written):
     probes = list(dict.fromkeys(probe(r) for r in cells))
     counts = sorted({r["concurrency"] for r in cells})
     figure, axis = plt.subplots(figsize=(11, 5))
-    grouped_bars(axis, probes, [f"{count} busy tasks" for count in counts],
-                 lambda p, label: next((r["median"] / 1000 for r in cells if probe(r) == p and f"{r['concurrency']} busy tasks" == label), 0),
-                 labels=[f"{a} · {b}" for a, b in probes], rotation=30, ha="right", fontsize=7)
+    empty_loop = grouped_bars(axis, probes, [f"{count} busy tasks" for count in counts],
+                              row_finder(cells, probe, lambda r: f"{r['concurrency']} busy tasks"),
+                              value_of=lambda row: row["median"] / 1000,
+                              labels=[f"{a} · {b}" for a, b in probes], fontsize=7, **SLANTED)
     axis.set_yscale("log")
     axis.set_ylabel("µs for one probe (median)")
     axis.set_title("Cooperative pool under CPU-bound load: compute placement · probe")
+    if empty_loop:
+        add_note(figure, EMPTY_LOOP_NOTE)
     save(figure, out, "pool", written)
 
 
@@ -240,6 +603,7 @@ CHARTS = {
     "consistency": consistency_chart,
     "store-isolation": store_isolation_chart,
     "pool": pool_chart,
+    "subscription": subscription_chart,
 }
 
 

@@ -12,6 +12,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "testdata", "results.csv")
+sys.path.insert(0, HERE)
+import plot  # noqa: E402
 
 
 def write_sample(folder, rows):
@@ -83,6 +85,129 @@ class PlotTests(unittest.TestCase):
             result = self.run_plot(os.path.join(folder, "absent"))
             self.assertEqual(result.returncode, 1)
             self.assertIn("no such file", result.stderr)
+
+
+def latency_row(workload, strategy, median, p10, objects=1000, metric="latency", unit="ns/op"):
+    """A results.csv row of the latency suite, as csv.DictReader gives it (every field text)."""
+    with open(SAMPLE, newline="") as source:
+        row = dict(next(csv.DictReader(source)))
+    row.update(suite="latency", workload=workload, strategy=strategy, objects=str(objects), metric=metric, unit=unit,
+               median=str(median), p10=str(p10), ci95_low=str(median * 0.9), ci95_high=str(median * 1.1))
+    return row
+
+
+# The shape of a full run's latency suite: operations in ns, the concrete loops (two of which the
+# optimiser reduced to nothing: p10 0), and scans in ms at two N.
+LATENCY_ROWS = [
+    latency_row("read-untracked", "plain", 3.8, 3.5),
+    latency_row("read-untracked", "observable", 27.1, 24.1),
+    latency_row("write-unobserved-concrete", "plain", 0.00198, 0),
+    latency_row("write-unobserved-concrete", "plain", 1.62, 1.62, metric="loop_overhead"),
+    latency_row("write-unobserved-concrete", "observable", 42.9, 41.7),
+    latency_row("read-ignored-concrete", "observable", 0.0019, -0.5),
+    latency_row("scan-all", "plain", 27396.0, 27224.5, objects=10000),
+    latency_row("scan-all", "observable", 231461.8, 228577.4, objects=10000),
+    latency_row("scan-all", "plain", 286136.3, 275419.8, objects=100000),
+    latency_row("scan-all", "observable", 2396119.3, 2361201.8, objects=100000),
+]
+
+
+def write_rows(folder, rows):
+    with open(SAMPLE, newline="") as source:
+        fieldnames = csv.DictReader(source).fieldnames
+    with open(os.path.join(folder, "results.csv"), "w", newline="") as target:
+        writer = csv.DictWriter(target, fieldnames=fieldnames)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+class EmptyLoopTests(unittest.TestCase):
+    """A timing not distinguishable from the empty loop (latency, ns/op, p10 <= 0, median under
+    0.05 ns) gets no bar."""
+
+    def test_the_rule_is_a_latency_row_whose_p10_is_at_most_zero_and_median_under_a_twentieth_ns(self):
+        rule = plot.indistinguishable_from_empty_loop
+        self.assertTrue(rule(latency_row("write-unobserved-concrete", "plain", 0.00198, 0)))
+        self.assertTrue(rule(latency_row("write-unobserved-concrete", "plain", 0.00198, "0")))
+        self.assertTrue(rule(latency_row("read-ignored-concrete", "observable", 0.002, -0.5)))
+        self.assertTrue(rule(dict(latency_row("x", "plain", 0.0, 0), p10=0.0)))  # as read_rows parses it
+        # A tenth of the samples slower than the empty loop: a timing, however small its median.
+        self.assertFalse(rule(latency_row("read-in-view", "plain", 0.003, 0.0001)))
+        self.assertFalse(rule(latency_row("read-untracked", "plain", 3.8, 3.5)))
+        # Noisy but real (read-in-view: one operation per sample, a tenth of them at zero, median 70 ns).
+        self.assertFalse(rule(latency_row("read-in-view", "observable", 70.0, 0)))
+        # Only latency rows in ns/op: not the empty loop's own row, not another unit, nor a row without p10.
+        self.assertFalse(rule(latency_row("x", "plain", 1.6, 0, metric="loop_overhead")))
+        self.assertFalse(rule(latency_row("x", "plain", 0.0, 0, unit="Ir/op")))
+        self.assertFalse(rule(latency_row("x", "plain", 0.0, 0, metric="instructions", unit="Ir/op")))
+        self.assertFalse(rule(dict(latency_row("x", "plain", 0.0, 0), p10="")))
+        row = latency_row("x", "plain", 0.0, 0)
+        del row["p10"]
+        self.assertFalse(rule(row))
+
+    def bar_data(self, rows):
+        with tempfile.TemporaryDirectory() as folder:
+            write_rows(folder, rows)
+            csv_path, parsed = plot.read_rows(folder)
+        plot.STRATEGY_ORDER[:] = plot.strategy_order(csv_path, parsed)
+        return parsed, plot.latency_bar_data(parsed, "latency")
+
+    def test_such_a_row_gets_no_bar_and_its_neighbours_do(self):
+        _, panels = self.bar_data(LATENCY_ROWS)
+        slots = {(label.split("\n")[0], slot["strategy"]): slot for groups in panels.values() for label, group in groups for slot in group}
+        self.assertIsNone(slots[("write-unobserved-concrete", "plain")]["median"])
+        self.assertIsNone(slots[("read-ignored-concrete", "observable")]["median"])
+        self.assertEqual(slots[("write-unobserved-concrete", "observable")]["median"], 42.9)
+        self.assertEqual(slots[("read-untracked", "plain")]["median"], 3.8)
+
+    def test_operations_and_scans_get_panels_of_their_own_and_scans_their_unit(self):
+        _, panels = self.bar_data(LATENCY_ROWS)
+        self.assertEqual(list(panels), ["operations", "concrete", "scans"])
+        self.assertEqual([label for label, _ in panels["scans"]], ["scan-all\nN = 10,000", "scan-all\nN = 100,000"])
+        self.assertEqual([label for label, _ in panels["operations"]], ["read-untracked"])
+        # The unit from the data's median: the reference run's scans (16 µs to 14 ms) read in ms.
+        self.assertEqual(plot.time_unit([27396.0, 1305116.0, 13083252.5])[0], "ms")
+        self.assertEqual(plot.time_unit([27396.0, 231461.8, 286136.3, 2396119.3])[0], "µs")
+        self.assertEqual(plot.time_unit([120.0, 640.0])[0], "ns")
+
+    def test_the_chart_draws_no_bar_for_it_and_says_why(self):
+        parsed, _ = self.bar_data(LATENCY_ROWS)
+        figures = []
+        original = plot.save
+        plot.save = lambda figure, out, name, written: figures.append(figure)
+        try:
+            plot.latency_chart(parsed, None, [])
+        finally:
+            plot.save = original
+        figure = figures[0]
+        concrete = next(axis for axis in figure.axes if axis.get_title().startswith(plot.PANEL_TITLES["concrete"]))
+        # Two concrete rows are timings (observable's write) or not (plain's write, observable's read):
+        # one bar, two markers.
+        self.assertEqual(len(concrete.patches), 1)
+        self.assertAlmostEqual(concrete.patches[0].get_height(), 42.9)
+        self.assertEqual([text.get_text() for text in concrete.texts], [plot.EMPTY_LOOP_TEXT] * 2)
+        everything = [text.get_text() for axis in figure.axes for text in axis.texts] + [text.get_text() for text in figure.texts]
+        self.assertTrue(any(text.startswith(plot.EMPTY_LOOP_TEXT + ": not distinguishable") for text in everything))
+        no_bar_under_0_05_ns = [p for axis in figure.axes for p in axis.patches if 0 < p.get_height() < 0.05]
+        self.assertEqual(no_bar_under_0_05_ns, [])
+        self.assertEqual(plot.overlapping_texts(figure), [])
+        plot.plt.close(figure)
+
+    def test_charts_have_no_overlapping_labels(self):
+        with tempfile.TemporaryDirectory() as folder:
+            write_rows(folder, LATENCY_ROWS)
+            result = subprocess.run([sys.executable, os.path.join(HERE, "plot.py"), folder], capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertNotIn("overlap", result.stderr)
+        with tempfile.TemporaryDirectory() as out:
+            result = subprocess.run([sys.executable, os.path.join(HERE, "plot.py"), SAMPLE, "--out", out], capture_output=True, text=True)
+            self.assertNotIn("overlap", result.stderr)
+
+    def test_the_overlap_check_sees_an_overlap(self):
+        figure, axis = plot.plt.subplots(figsize=(1.2, 3))
+        axis.set_xticks([0, 1], ["write-unobserved-concrete", "scan-all"])
+        self.assertEqual(plot.overlapping_texts(figure), [("write-unobserved-concrete", "scan-all")])
+        plot.plt.close(figure)
 
 
 if __name__ == "__main__":
