@@ -21,6 +21,6 @@ let package = Package(
             path: "Benchmarks/StrategyOperations",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        )
     ]
 )

@@ -8,23 +8,27 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // In a package of your own: .package(url: "https://github.com/<owner>/obsbench", branch: "main")
-        .package(name: "obsbench", path: "../.."),
+        .package(name: "obsbench", path: "../..")
     ],
     targets: [
         // The store: a dictionary of records and per-record callbacks.
         .target(name: "CustomStore", dependencies: [.product(name: "ObservationStrategies", package: "obsbench")]),
         // obsbench with the store beside the built-in strategies.
-        .executableTarget(name: "custom-obsbench", dependencies: [
-            "CustomStore",
-            .product(name: "ObsBenchCLI", package: "obsbench"),
-            .product(name: "ObservationStrategies", package: "obsbench"),
-        ]),
+        .executableTarget(
+            name: "custom-obsbench",
+            dependencies: [
+                "CustomStore",
+                .product(name: "ObsBenchCLI", package: "obsbench"),
+                .product(name: "ObservationStrategies", package: "obsbench"),
+            ]),
         // The conformance kit, run against the store.
-        .testTarget(name: "CustomStoreTests", dependencies: [
-            "CustomStore",
-            .product(name: "ObsBenchConformance", package: "obsbench"),
-            .product(name: "ObservationStrategies", package: "obsbench"),
-        ]),
+        .testTarget(
+            name: "CustomStoreTests",
+            dependencies: [
+                "CustomStore",
+                .product(name: "ObsBenchConformance", package: "obsbench"),
+                .product(name: "ObservationStrategies", package: "obsbench"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

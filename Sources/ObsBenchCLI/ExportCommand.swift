@@ -10,14 +10,14 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write a run's results for a CI benchmark tracker: github-action-benchmark or Bencher (BMF).",
         discussion: """
-        github-action-benchmark: the `customSmallerIsBetter` JSON array (name, unit, value, range, extra), \
-        for benchmark-action/github-action-benchmark with `tool: customSmallerIsBetter`. \
-        bmf: Bencher Metric Format, for `bencher run --adapter json`; each row's benchmark is its \
-        suite/workload/strategy and sizes, its measure the metric. \
-        Exported: every row of a metric the gate can judge (timings as medians with their 95% interval, exact counts, \
-        instruction counts); informational rows and error rows are left out, and the count is said on stderr. \
-        Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
-        """
+            github-action-benchmark: the `customSmallerIsBetter` JSON array (name, unit, value, range, extra), \
+            for benchmark-action/github-action-benchmark with `tool: customSmallerIsBetter`. \
+            bmf: Bencher Metric Format, for `bencher run --adapter json`; each row's benchmark is its \
+            suite/workload/strategy and sizes, its measure the metric. \
+            Exported: every row of a metric the gate can judge (timings as medians with their 95% interval, exact counts, \
+            instruction counts); informational rows and error rows are left out, and the count is said on stderr. \
+            Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
+            """
     )
 
     @Argument(help: ArgumentHelp("The run folder (or a `latest` link) or its results.csv.", valueName: "run"))

@@ -4,43 +4,58 @@ import ObsBenchKit
 
 /// The options `compare` and `gate` share: how to judge, and how to print.
 struct GateOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("A timing is a regression only if its median grows by more than this fraction (and the change is significant).", valueName: "fraction"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("A timing is a regression only if its median grows by more than this fraction (and the change is significant).", valueName: "fraction"))
     var threshold: Double = 0.05
 
-    @Option(name: .customLong("metric-threshold"), help: ArgumentHelp(
-        "A timing threshold for one metric, as METRIC=FRACTION or WORKLOAD/METRIC=FRACTION; repeatable.",
-        valueName: "name=fraction"))
+    @Option(
+        name: .customLong("metric-threshold"),
+        help: ArgumentHelp(
+            "A timing threshold for one metric, as METRIC=FRACTION or WORKLOAD/METRIC=FRACTION; repeatable.",
+            valueName: "name=fraction"))
     var metricThresholds: [String] = []
 
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "The chance of any false timing verdict in a run: timing changes beyond the threshold are tested on round medians (two-sided exact Mann-Whitney U) with Holm's correction over every timing judged.",
-        valueName: "p"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The chance of any false timing verdict in a run: timing changes beyond the threshold are tested on round medians (two-sided exact Mann-Whitney U) with Holm's correction over every timing judged.",
+            valueName: "p"))
     var significance: Double = 0.05
 
-    @Option(name: .customLong("async-count-tolerance"), parsing: .unconditional, help: ArgumentHelp(
-        "How much an exact count of an asynchronous strategy may grow (their counts depend on thread timing). Synchronous strategies' counts may not grow at all.",
-        valueName: "fraction"))
+    @Option(
+        name: .customLong("async-count-tolerance"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "How much an exact count of an asynchronous strategy may grow (their counts depend on thread timing). Synchronous strategies' counts may not grow at all.",
+            valueName: "fraction"))
     var asyncCountTolerance: Double = 0.05
 
-    @Option(name: .customLong("async-counts"), help: ArgumentHelp(
-        "gate: judge asynchronous strategies' counts within --async-count-tolerance; report: list them, never fail on them (their re-run and byte counts move with thread timing).",
-        valueName: "gate|report"))
+    @Option(
+        name: .customLong("async-counts"),
+        help: ArgumentHelp(
+            "gate: judge asynchronous strategies' counts within --async-count-tolerance; report: list them, never fail on them (their re-run and byte counts move with thread timing).",
+            valueName: "gate|report"))
     var asyncCounts: AsyncCounts = .gate
 
-    @Flag(name: .customLong("counts-only"), help: "Judge exact counts and instruction counts only; report timings without judging them (a gate that stays quiet on a noisy machine).")
+    @Flag(
+        name: .customLong("counts-only"), help: "Judge exact counts and instruction counts only; report timings without judging them (a gate that stays quiet on a noisy machine).")
     var countsOnly = false
 
     @Flag(name: .customLong("judge-timings"), help: "When both runs carry instruction counts, judge their timings too (by default they are then reported, not judged).")
     var judgeTimings = false
 
-    @Option(name: .customLong("instruction-tolerance"), parsing: .unconditional, help: ArgumentHelp(
-        "How far a synchronous strategy's instruction count (Ir/op) may move either way before it is a regression or an improvement. The default allows for another build's heap layout; 0.005 suits runs of one binary.",
-        valueName: "fraction"))
+    @Option(
+        name: .customLong("instruction-tolerance"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "How far a synchronous strategy's instruction count (Ir/op) may move either way before it is a regression or an improvement. The default allows for another build's heap layout; 0.005 suits runs of one binary.",
+            valueName: "fraction"))
     var instructionTolerance: Double = GatePolicy.defaultInstructionTolerance
 
-    @Option(name: .customLong("async-instruction-tolerance"), parsing: .unconditional, help: ArgumentHelp(
-        "The same for rows whose count includes other threads' timing: asynchronous strategies and actor hops.",
-        valueName: "fraction"))
+    @Option(
+        name: .customLong("async-instruction-tolerance"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "The same for rows whose count includes other threads' timing: asynchronous strategies and actor hops.",
+            valueName: "fraction"))
     var asyncInstructionTolerance: Double = GatePolicy.defaultAsynchronousInstructionTolerance
 
     enum AsyncCounts: String, ExpressibleByArgument, CaseIterable {
@@ -53,8 +68,10 @@ struct GateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("text or markdown.", valueName: "format"))
     var format: ReportFormat = .text
 
-    @Option(name: .customLong("summary-file"), help: ArgumentHelp(
-        "Also append the markdown report to this file (e.g. $GITHUB_STEP_SUMMARY).", valueName: "path"))
+    @Option(
+        name: .customLong("summary-file"),
+        help: ArgumentHelp(
+            "Also append the markdown report to this file (e.g. $GITHUB_STEP_SUMMARY).", valueName: "path"))
     var summaryFile: String?
 
     enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
@@ -62,8 +79,10 @@ struct GateOptions: ParsableArguments {
     }
 
     func validate() throws {
-        for (name, value) in [("--threshold", threshold), ("--significance", significance), ("--async-count-tolerance", asyncCountTolerance),
-                              ("--instruction-tolerance", instructionTolerance), ("--async-instruction-tolerance", asyncInstructionTolerance)] {
+        for (name, value) in [
+            ("--threshold", threshold), ("--significance", significance), ("--async-count-tolerance", asyncCountTolerance),
+            ("--instruction-tolerance", instructionTolerance), ("--async-instruction-tolerance", asyncInstructionTolerance),
+        ] {
             guard value.isFinite, value >= 0, value < 10 else { throw ValidationError("\(name) must be a fraction between 0 and 10, got \(value)") }
         }
         if countsOnly, normalizeToPlain {
@@ -87,10 +106,11 @@ struct GateOptions: ParsableArguments {
             }
             thresholds[parts[0]] = value
         }
-        return GatePolicy(timingThreshold: threshold, significance: significance, timingThresholds: thresholds,
-                          asynchronousCountTolerance: asyncCountTolerance, normalizeToPlain: normalizeToPlain,
-                          gatesTimings: !countsOnly, gatesAsynchronousCounts: asyncCounts == .gate,
-                          instructionTolerance: instructionTolerance, asynchronousInstructionTolerance: asyncInstructionTolerance)
+        return GatePolicy(
+            timingThreshold: threshold, significance: significance, timingThresholds: thresholds,
+            asynchronousCountTolerance: asyncCountTolerance, normalizeToPlain: normalizeToPlain,
+            gatesTimings: !countsOnly, gatesAsynchronousCounts: asyncCounts == .gate,
+            instructionTolerance: instructionTolerance, asynchronousInstructionTolerance: asyncInstructionTolerance)
     }
 
     /// Loads both runs, compares, prints, and exits with the gate's status: 0 no regression,
@@ -119,11 +139,14 @@ struct GateOptions: ParsableArguments {
         }
         let problems = RunCompatibility.problems(baseline: base, current: now, policy: policy)
         guard problems.isEmpty else {
-            Console.error("cannot compare \(now.source) with the baseline \(base.source): they were made differently, so their differences would not be the code's:\n" + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nMake a new baseline the way this run was made (README: \"The regression gate\").")
+            Console.error(
+                "cannot compare \(now.source) with the baseline \(base.source): they were made differently, so their differences would not be the code's:\n"
+                    + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nMake a new baseline the way this run was made (README: \"The regression gate\").")
             throw ExitStatus.baselineUnusable.exitCode
         }
-        let report = ComparisonReport(comparison: RunComparison(baseline: base, current: now, policy: policy), baselineSource: base.source, currentSource: now.source,
-                                      profiles: (base.profiles, now.profiles))
+        let report = ComparisonReport(
+            comparison: RunComparison(baseline: base, current: now, policy: policy), baselineSource: base.source, currentSource: now.source,
+            profiles: (base.profiles, now.profiles))
         print(format == .markdown ? report.markdown() : report.text(), terminator: "")
         if let summaryFile {
             do {
@@ -148,12 +171,12 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare two runs (run folders or results.csv files), metric by metric.",
         discussion: """
-        Timings (ns/op) are a regression only beyond the threshold and significant across worker \
-        rounds (each round's median from samples.csv beside results.csv; exact Mann-Whitney, Holm over \
-        the run's timings; fewer than 4 rounds a side: reported, not judged); exact counts (bytes, allocations, re-runs, torn \
-        observations) may not grow (asynchronous strategies: within --async-count-tolerance). \
-        Exit status: \(ExitStatus.helpText(ExitStatus.comparisonStatuses)).
-        """
+            Timings (ns/op) are a regression only beyond the threshold and significant across worker \
+            rounds (each round's median from samples.csv beside results.csv; exact Mann-Whitney, Holm over \
+            the run's timings; fewer than 4 rounds a side: reported, not judged); exact counts (bytes, allocations, re-runs, torn \
+            observations) may not grow (asynchronous strategies: within --async-count-tolerance). \
+            Exit status: \(ExitStatus.helpText(ExitStatus.comparisonStatuses)).
+            """
     )
 
     @Argument(help: ArgumentHelp("The baseline: a run folder or a results.csv.", valueName: "base"))
@@ -175,9 +198,9 @@ struct GateCommand: ParsableCommand {
         commandName: "gate",
         abstract: "Judge a run (default: results/latest) against a committed baseline; exit 2 on a regression.",
         discussion: """
-        In CI: `obsbench --suite all --quick` then `obsbench gate --baseline results/baseline`. \
-        Same judgement as `compare`. Exit status: \(ExitStatus.helpText(ExitStatus.comparisonStatuses)).
-        """
+            In CI: `obsbench --suite all --quick` then `obsbench gate --baseline results/baseline`. \
+            Same judgement as `compare`. Exit status: \(ExitStatus.helpText(ExitStatus.comparisonStatuses)).
+            """
     )
 
     @Option(help: ArgumentHelp("The baseline run folder or results.csv.", valueName: "dir"))

@@ -9,7 +9,8 @@ struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List suites, their workloads, and strategies with their capabilities.",
-        discussion: "--format json is for scripts (plot-scripts/, .ci/run): suites (name, whether it measures strategies, chart file, workloads), strategies (name, summary, dependency, capabilities) and every metric (name, unit, gate treatment)."
+        discussion:
+            "--format json is for scripts (plot-scripts/, .ci/run): suites (name, whether it measures strategies, chart file, workloads), strategies (name, summary, dependency, capabilities) every metric (name, unit, gate treatment) and every exit status (name, status, meaning)."
     )
 
     /// How `list` prints.
@@ -78,14 +79,29 @@ struct ListCommand: ParsableCommand {
         }
 
         var suites = SuiteRegistry.all.map { suite in
-            SuiteEntry(name: suite.name, summary: suite.summary, measuresStrategies: suite.measuresStrategies, chart: suite.chartFile,
-                       workloads: suite.workloads.map(\.name), instructionWorkloads: suite.instructionWorkloads.map(\.name),
-                       defaultRounds: suite.defaultRounds, runsOnJemalloc: suite.runsOnJemalloc)
+            SuiteEntry(
+                name: suite.name, summary: suite.summary, measuresStrategies: suite.measuresStrategies, chart: suite.chartFile,
+                workloads: suite.workloads.map(\.name), instructionWorkloads: suite.instructionWorkloads.map(\.name),
+                defaultRounds: suite.defaultRounds, runsOnJemalloc: suite.runsOnJemalloc)
         }
         var strategies = Registered.strategies.map(\.descriptor)
         /// Every metric obsbench writes; a name not listed is judged as an exact count.
         var metrics = Metric.all.values.sorted { $0.name < $1.name }.map { metric in
             MetricEntry(name: metric.name, unit: metric.unit, gate: metric.gate.name, reason: metric.gate.reason)
+        }
+
+        struct ExitStatusEntry: Encodable {
+            /// The case's name in `ExitStatus`, e.g. `onlyImprovements`.
+            var name: String
+            var status: Int32
+            var meaning: String
+        }
+
+        /// Every exit status, so scripts name them rather than repeat numbers.
+        var exitStatuses = ExitStatus.allCases.map { ExitStatusEntry(name: String(describing: $0), status: $0.rawValue, meaning: $0.meaning) }
+
+        enum CodingKeys: String, CodingKey {
+            case suites, strategies, metrics, exitStatuses = "exit_statuses"
         }
 
         func json() throws -> String {

@@ -86,15 +86,19 @@ enum Registered {
 struct ObsBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: ReleaseRedirect.productName,
-        abstract: "Measure what observation strategies cost: latency, memory, subscriber scaling, consistency, actor hops, store isolation, the cooperative pool; gate CI on regressions.",
+        abstract:
+            "Measure what observation strategies cost: latency, memory, subscriber scaling, consistency, actor hops, store isolation, the cooperative pool; gate CI on regressions.",
         discussion: """
-        Every suite runs each strategy in its own worker process (a release build of this binary), \
-        appends rows to <output>/<run-id>/results.csv as each worker finishes, and points \
-        <output>/latest at the newest run. Run `list` for suites and strategies.
+            Every suite runs each strategy in its own worker process (a release build of this binary), \
+            appends rows to <output>/<run-id>/results.csv as each worker finishes, and points \
+            <output>/latest at the newest run. Run `list` for suites and strategies.
 
-        Exit status: \(ExitStatus.helpText)
-        """,
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, ProfileCommand.self, ReportCommand.self, ExportCommand.self, WorkerCommand.self, SelfCheckCommand.self],
+            Exit status: \(ExitStatus.helpText)
+            """,
+        subcommands: [
+            RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, ProfileCommand.self, ReportCommand.self, ExportCommand.self, WorkerCommand.self,
+            SelfCheckCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -9,19 +9,19 @@ struct ProfileCommand: ParsableCommand {
         commandName: "profile",
         abstract: "Show where each counted operation's instructions go (a run made with --measure instructions).",
         discussion: """
-        Every --measure instructions run writes profile.csv: for each counted row, each function's \
-        own and inclusive Ir per operation (the long loop minus the short loop, the empty loop's \
-        share removed, exactly as the row's Ir/op), grouped by whose code it is: \
-        \(CostGroup.allCases.filter { $0 != .error }.map(\.rawValue).joined(separator: ", ")). \
-        Each row's own costs sum to its Ir/op. profiles/ beside it holds the same in Callgrind's \
-        format (Ir per 1,000 operations) for gprof2dot or callgrind_annotate.
+            Every --measure instructions run writes profile.csv: for each counted row, each function's \
+            own and inclusive Ir per operation (the long loop minus the short loop, the empty loop's \
+            share removed, exactly as the row's Ir/op), grouped by whose code it is: \
+            \(CostGroup.allCases.filter { $0 != .error }.map(\.rawValue).joined(separator: ", ")). \
+            Each row's own costs sum to its Ir/op. profiles/ beside it holds the same in Callgrind's \
+            format (Ir per 1,000 operations) for gprof2dot or callgrind_annotate.
 
-        Examples:
-          obsbench profile results/latest --strategy observable --workload write-unobserved
-          obsbench profile --diff base/latest head/latest --top 5
+            Examples:
+              obsbench profile results/latest --strategy observable --workload write-unobserved
+              obsbench profile --diff base/latest head/latest --top 5
 
-        Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
-        """
+            Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
+            """
     )
 
     @Argument(help: ArgumentHelp("A run folder (or its profile.csv); with --diff, the baseline run and then the current one.", valueName: "run"))
@@ -42,8 +42,10 @@ struct ProfileCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How many functions to list per row.", valueName: "n"))
     var top = 10
 
-    @Option(name: .customLong("min-change"), parsing: .unconditional, help: ArgumentHelp(
-        "With --diff: list a row when its Ir/op moved by at least this fraction.", valueName: "fraction"))
+    @Option(
+        name: .customLong("min-change"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --diff: list a row when its Ir/op moved by at least this fraction.", valueName: "fraction"))
     var minimumChange = 0.001
 
     func validate() throws {
@@ -77,12 +79,14 @@ struct ProfileCommand: ParsableCommand {
         }
         let rows = loaded[0].rows.filter { selected($0.key) }
         guard !rows.isEmpty else {
-            Console.error("no profiled row matches\(strategy.map { " --strategy \($0)" } ?? "")\(workload.map { " --workload \($0)" } ?? "")\(suite.map { " --suite \($0)" } ?? "")")
+            Console.error(
+                "no profiled row matches\(strategy.map { " --strategy \($0)" } ?? "")\(workload.map { " --workload \($0)" } ?? "")\(suite.map { " --suite \($0)" } ?? "")")
             throw ExitStatus.failure.exitCode
         }
         let results = (try? RunResults.load(runs[0]))?.rows ?? []
-        let irPerOperation = Dictionary(results.filter { $0.metric == Metric.instructions.name }.compactMap { row in row.statistics.map { (RowKey(row), $0.median) } },
-                                        uniquingKeysWith: { a, _ in a })
+        let irPerOperation = Dictionary(
+            results.filter { $0.metric == Metric.instructions.name }.compactMap { row in row.statistics.map { (RowKey(row), $0.median) } },
+            uniquingKeysWith: { a, _ in a })
         print(rows.map { ProfileSummary.text($0, top: top, resultIrPerOperation: irPerOperation[$0.key]) }.joined(separator: "\n"), terminator: "")
     }
 }

@@ -46,7 +46,8 @@ enum ReleaseRedirect {
             refuse("cannot find the package this binary was built from")
         }
         guard Command.run(["swift", "build", "-c", "release", "--product", productName, "--package-path", root], captureOutput: false, showErrors: true) != nil,
-              let binPath = Command.run(["swift", "build", "-c", "release", "--show-bin-path", "--package-path", root], showErrors: true) else {
+            let binPath = Command.run(["swift", "build", "-c", "release", "--show-bin-path", "--package-path", root], showErrors: true)
+        else {
             refuse("the release build failed")
         }
         let binary = URL(fileURLWithPath: binPath).appendingPathComponent(productName).path

@@ -8,11 +8,11 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Write report.md and a self-contained report.html for a run: machine, guide, headline tables, charts, claims check.",
         discussion: """
-        Charts come from the run's plots/ folder; when it has none, `python3 plot-scripts/plot.py RUN` \
-        is run first (matplotlib: plot-scripts/requirements.txt), and the report says so if it cannot be. \
-        Claims are read from claims/claims.json (add a claim there, no code needed). \
-        Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
-        """
+            Charts come from the run's plots/ folder; when it has none, `python3 plot-scripts/plot.py RUN` \
+            is run first (matplotlib: plot-scripts/requirements.txt), and the report says so if it cannot be. \
+            Claims are read from claims/claims.json (add a claim there, no code needed). \
+            Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
+            """
     )
 
     @Argument(help: ArgumentHelp("The run folder (or a `latest` link).", valueName: "run"))
@@ -24,7 +24,8 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write report.md and report.html. Default: the run folder.", valueName: "dir"))
     var output: String?
 
-    @Option(help: ArgumentHelp("An instruction run (--measure instructions) whose profile.csv gives \"Where the cost goes\". Default: the run's own, if it has one.", valueName: "run"))
+    @Option(
+        help: ArgumentHelp("An instruction run (--measure instructions) whose profile.csv gives \"Where the cost goes\". Default: the run's own, if it has one.", valueName: "run"))
     var profile: String?
 
     @Flag(name: .customLong("no-charts"), help: "Do not run plot-scripts/plot.py when the run has no charts yet.")

@@ -10,16 +10,20 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run benchmark suites (the default command: `obsbench --suite all` is `obsbench run --suite all`)."
     )
 
-    @Option(name: .customLong("suite"), help: ArgumentHelp(
-        "A suite to run; repeatable. `all` runs every suite.",
-        discussion: "Suites: all, \(SuiteRegistry.names.joined(separator: ", ")).",
-        valueName: "name"))
+    @Option(
+        name: .customLong("suite"),
+        help: ArgumentHelp(
+            "A suite to run; repeatable. `all` runs every suite.",
+            discussion: "Suites: all, \(SuiteRegistry.names.joined(separator: ", ")).",
+            valueName: "name"))
     var suites: [SuiteChoice] = [.all]
 
-    @Option(name: .customLong("strategy"), help: ArgumentHelp(
-        "Only run this strategy; repeatable. Default: every strategy.",
-        discussion: "Strategies: \(Registered.names.joined(separator: ", ")). `plain` is always useful: ratios are to it.",
-        valueName: "name"))
+    @Option(
+        name: .customLong("strategy"),
+        help: ArgumentHelp(
+            "Only run this strategy; repeatable. Default: every strategy.",
+            discussion: "Strategies: \(Registered.names.joined(separator: ", ")). `plain` is always useful: ratios are to it.",
+            valueName: "name"))
     var strategies: [StrategyEntry] = []
 
     @Flag(help: "Sized for CI: timing samples of about 0.1 s per measurement instead of 0.5 s; instruction loops of 200/600 operations instead of 500/1500.")
@@ -28,27 +32,36 @@ struct RunCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Records per store (1...1000000). Default: each suite's own (latency: 1000).", valueName: "n"))
     var objects: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "The largest subscriber count of the scaling suite's sweep (1...100000). Default: 10000 (--quick: 1000).",
-        discussion: "The sweep is 1, 10, 100… below it, then the count itself. With 10,000 views the GRDB strategies take minutes per topology.",
-        valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The largest subscriber count of the scaling suite's sweep (1...100000). Default: 10000 (--quick: 1000).",
+            discussion: "The sweep is 1, 10, 100… below it, then the count itself. With 10,000 views the GRDB strategies take minutes per topology.",
+            valueName: "n"))
     var subscribers: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Worker rounds per strategy (1...20). Default: each suite's own (latency: 8).",
-        discussion: "The strategies take turns round after round and each round's samples are pooled, so every strategy is measured across the whole run, not during one stretch of a shared machine's noise. Each round gets 1/rounds of the sampling budget.",
-        valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Worker rounds per strategy (1...20). Default: each suite's own (latency: 8).",
+            discussion:
+                "The strategies take turns round after round and each round's samples are pooled, so every strategy is measured across the whole run, not during one stretch of a shared machine's noise. Each round gets 1/rounds of the sampling budget.",
+            valueName: "n"))
     var rounds: Int?
 
-    @Option(name: .customLong("measure"), help: ArgumentHelp(
-        "How to measure cost per operation: time (ns/op, the default) or instructions (Ir/op under Valgrind's Callgrind); repeatable for both.",
-        discussion: "instructions: every workload that can count them (latency, and hops at 1 caller) runs in a worker under valgrind --tool=callgrind, counting only around the measured loop, at two fixed loop lengths; exact and repeatable on a shared machine, so a CI gate can judge a 1% change. It misses waiting, cache misses and contention, which time sees. Needs valgrind (Debian: apt-get install valgrind) when obsbench is built and run.",
-        valueName: "time|instructions"))
+    @Option(
+        name: .customLong("measure"),
+        help: ArgumentHelp(
+            "How to measure cost per operation: time (ns/op, the default) or instructions (Ir/op under Valgrind's Callgrind); repeatable for both.",
+            discussion:
+                "instructions: every workload that can count them (latency, and hops at 1 caller) runs in a worker under valgrind --tool=callgrind, counting only around the measured loop, at two fixed loop lengths; exact and repeatable on a shared machine, so a CI gate can judge a 1% change. It misses waiting, cache misses and contention, which time sees. Needs valgrind (Debian: apt-get install valgrind) when obsbench is built and run.",
+            valueName: "time|instructions"))
     var measures: [CostMeasure] = [.time]
 
-    @Option(help: ArgumentHelp(
-        "How many workers of exact counts run at once (default: the core count): Callgrind workers (--measure instructions) and the memory suite's. Counts do not depend on it; timing workers always run one at a time.",
-        valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "How many workers of exact counts run at once (default: the core count): Callgrind workers (--measure instructions) and the memory suite's. Counts do not depend on it; timing workers always run one at a time.",
+            valueName: "n"))
     var jobs: Int?
 
     @Flag(name: .customLong("cache-sim"), help: "With --measure instructions: Callgrind also simulates fixed caches and each row gets an estimated_cycles figure (an estimate).")
@@ -60,7 +73,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("What to print on standard output at the end: table, csv, json or markdown.", valueName: "format"))
     var format: OutputFormat = .table
 
-    @Option(name: .customLong("worker-timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds before a worker (one suite × strategy) is stopped and recorded as an error.", valueName: "seconds"))
+    @Option(
+        name: .customLong("worker-timeout"), parsing: .unconditional,
+        help: ArgumentHelp("Seconds before a worker (one suite × strategy) is stopped and recorded as an error.", valueName: "seconds"))
     var workerTimeout: Double = 900
 
     func validate() throws {
@@ -78,7 +93,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         let plan = try makePlan()
         if plan.workerCount == 0 {
-            throw ValidationError("nothing to measure: \(plan.suites.map(\.name).joined(separator: ", ")) cannot be measured in \(measures.map(\.rawValue).joined(separator: " and ")) (instructions: \(SuiteRegistry.all.filter { !$0.instructionWorkloads.isEmpty }.map(\.name).joined(separator: ", ")))")
+            throw ValidationError(
+                "nothing to measure: \(plan.suites.map(\.name).joined(separator: ", ")) cannot be measured in \(measures.map(\.rawValue).joined(separator: " and ")) (instructions: \(SuiteRegistry.all.filter { !$0.instructionWorkloads.isEmpty }.map(\.name).joined(separator: ", ")))"
+            )
         }
     }
 
@@ -93,9 +110,9 @@ struct RunCommand: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         #if DEBUG
-        ReleaseRedirect.handOffToReleaseBuild()
+            ReleaseRedirect.handOffToReleaseBuild()
         #else
-        try await runRelease()
+            try await runRelease()
         #endif
     }
 
@@ -123,7 +140,7 @@ struct RunCommand: AsyncParsableCommand {
         switch format {
         case .table:
             var text = plan.suites.flatMap { SummaryTable.tables(suite: $0, rows: rows, strategies: names) }.map { $0.text() }.joined(separator: "\n")
-            if !names.contains("plain") { text += "(no ratios: `plain` was not run)\n" }
+            if !names.contains(RowKey.floorStrategy) { text += "(no ratios: `\(RowKey.floorStrategy)` was not run)\n" }
             return text
         case .markdown:
             return plan.suites.flatMap { SummaryTable.tables(suite: $0, rows: rows, strategies: names) }.map { $0.markdown() }.joined(separator: "\n")

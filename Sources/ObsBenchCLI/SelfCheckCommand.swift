@@ -50,25 +50,28 @@ struct SelfCheckCommand: AsyncParsableCommand {
             let store = try entry.makeStore(TaskRecord.sample(count: 100))
             var next = 0
             let spins = extraSpins
-            let counted = try await InstructionCounter(settings: .standard()).count({ iterations in
-                for index in 0..<iterations {
-                    next &+= 1
-                    try store.write(.priority(next), to: 1 &+ index % 100)
-                    if spins > 0 { Canary.spin(spins) }
-                }
-                await store.settle()
-            }, emptyBatch: { iterations in
-                for index in 0..<iterations {
-                    next &+= 1
-                    blackHole((FieldValue.priority(next), 1 &+ index % 100))
-                }
-            }, label: "self-check writes")
+            let counted = try await InstructionCounter(settings: .standard()).count(
+                { iterations in
+                    for index in 0..<iterations {
+                        next &+= 1
+                        try store.write(.priority(next), to: 1 &+ index % 100)
+                        if spins > 0 { Canary.spin(spins) }
+                    }
+                    await store.settle()
+                },
+                emptyBatch: { iterations in
+                    for index in 0..<iterations {
+                        next &+= 1
+                        blackHole((FieldValue.priority(next), 1 &+ index % 100))
+                    }
+                }, label: "self-check writes")
             await store.tearDown()
             // The profile's dumps, for the test to read once this process has exited.
             if let folder = ProcessInfo.processInfo.environment[Callgrind.directoryVariable] {
-                var row = ResultRow(runID: "self-check", suite: "self-check", workload: "count-writes", strategy: strategy, executor: "main-actor",
-                                    objects: 100, subscribers: 0, concurrency: 1, metric: Metric.instructions.name, unit: Metric.instructions.unit,
-                                    statistics: Statistics(counted.instructionsPerOperation))
+                var row = ResultRow(
+                    runID: "self-check", suite: "self-check", workload: "count-writes", strategy: strategy, executor: RowKey.mainActor,
+                    objects: 100, subscribers: 0, concurrency: 1, metric: Metric.instructions.name, unit: Metric.instructions.unit,
+                    statistics: Statistics(counted.instructionsPerOperation))
                 row.profileDumps = counted.profileDumps
                 try ProfileManifest(rows: [row]).write(toDumpFolder: folder)
             }
@@ -78,8 +81,9 @@ struct SelfCheckCommand: AsyncParsableCommand {
             var rows: [ResultRow] = []
             for name in ["plain", "observable", "published"] {
                 guard let entry = Registered.entry(named: name) else { continue }
-                let context = WorkloadContext(runID: "self-check", suite: "latency", strategy: entry, sampler: .quick, objects: 1_000,
-                                              measure: .instructions, instructionSettings: .quick())
+                let context = WorkloadContext(
+                    runID: "self-check", suite: "latency", strategy: entry, sampler: .quick, objects: 1_000,
+                    measure: .instructions, instructionSettings: .quick())
                 for workload in [ReadUntrackedWorkload(), WriteUnobservedWorkload(), ConcreteReferenceWorkload()] as [any Workload] {
                     rows += try await workload.run(context).rows
                 }

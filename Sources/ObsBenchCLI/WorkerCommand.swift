@@ -30,21 +30,22 @@ struct WorkerCommand: AsyncParsableCommand {
         guard (1...rounds).contains(round) else { throw ValidationError("--round must be in 1...\(rounds), got \(round)") }
         guard case .one(let suite) = suite else { throw ValidationError("a worker runs one suite, not all") }
         guard (strategy != nil) == suite.measuresStrategies else {
-            throw ValidationError(suite.measuresStrategies ? "--strategy is needed: suite \(suite.name) measures strategies" : "suite \(suite.name) measures no strategy: drop --strategy")
+            throw ValidationError(
+                suite.measuresStrategies ? "--strategy is needed: suite \(suite.name) measures strategies" : "suite \(suite.name) measures no strategy: drop --strategy")
         }
     }
 
     @MainActor
     func run() async throws {
         #if DEBUG
-        throw ValidationError("a worker must be a release build: numbers from a debug build are not reported")
+            throw ValidationError("a worker must be a release build: numbers from a debug build are not reported")
         #else
-        guard case .one(let suite) = suite else { throw ValidationError("a worker runs one suite, not all") }
-        try await Worker.run(
-            suite: suite, strategy: strategy, sampler: (quick ? SamplerSettings.quick : .standard).shared(by: rounds), round: round,
-            quick: quick, objects: objects, subscribers: subscribers,
-            measure: measure, instructionSettings: quick ? .quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation),
-            runID: runID, rowsFile: rowsFile, samplesFile: samplesFile)
+            guard case .one(let suite) = suite else { throw ValidationError("a worker runs one suite, not all") }
+            try await Worker.run(
+                suite: suite, strategy: strategy, sampler: (quick ? SamplerSettings.quick : .standard).shared(by: rounds), round: round,
+                quick: quick, objects: objects, subscribers: subscribers,
+                measure: measure, instructionSettings: quick ? .quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation),
+                runID: runID, rowsFile: rowsFile, samplesFile: samplesFile)
         #endif
     }
 }

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-@testable import ObsBenchCLI
 import ObsBenchKit
 import Testing
+
+@testable import ObsBenchCLI
 
 /// Bad input, as a table of cases: each gives a message naming the problem and a documented exit
 /// status (64 for bad usage, 5 for an unusable baseline), never a crash or a silent default.
@@ -64,9 +65,10 @@ struct BadInputTests {
     // MARK: Baselines
 
     static let header = CSV.line(ResultRow.columns)
-    static let row = ResultRow(runID: "r", suite: "memory", workload: "store-lifecycle", strategy: "plain", executor: "main-actor",
-                               objects: 1000, subscribers: 0, concurrency: 1, metric: "fresh_bytes_per_object", unit: "B/object",
-                               statistics: Statistics(exact: 57.2))
+    static let row = ResultRow(
+        runID: "r", suite: "memory", workload: "store-lifecycle", strategy: "plain", executor: "main-actor",
+        objects: 1000, subscribers: 0, concurrency: 1, metric: "fresh_bytes_per_object", unit: "B/object",
+        statistics: Statistics(exact: 57.2))
     static let line = CSV.line(row.fields)
     static var renamedHeader: String { header.replacingOccurrences(of: "median", with: "p50") }
 
@@ -132,8 +134,9 @@ struct BadInputTests {
         let claims = folder.appendingPathComponent("claims.json")
         try Data("{ \"claims\": [".utf8).write(to: claims)
         #expect(status(["report", folder.path, "--claims", claims.path, "--no-charts"]) == 1)
-        #expect(status(["report", folder.path, "--claims", folder.appendingPathComponent("none.json").path, "--no-charts"]) == 0,
-                "a missing claims file is said in the report, not an error")
+        #expect(
+            status(["report", folder.path, "--claims", folder.appendingPathComponent("none.json").path, "--no-charts"]) == 0,
+            "a missing claims file is said in the report, not an error")
         let report = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("No claims checked: cannot read the claims file"))
     }
@@ -149,16 +152,16 @@ struct BadInputTests {
     // MARK: Output folders
 
     #if os(Linux)
-    @Test("a results file that hits a full disk makes the append throw, naming the error")
-    func fullDisk() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-full-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let directory = try ResultsDirectory(output: root.path, runID: "run")
-        // /dev/full accepts opening and fails every write with ENOSPC, like a full disk.
-        try FileManager.default.removeItem(at: directory.resultsFile)
-        try FileManager.default.createSymbolicLink(atPath: directory.resultsFile.path, withDestinationPath: "/dev/full")
-        let error = #expect(throws: (any Error).self) { try directory.append(results: [Self.row]) }
-        #expect(error.map { "\($0.localizedDescription) \($0)" }?.contains("space") == true, "\(String(describing: error))")
-    }
+        @Test("a results file that hits a full disk makes the append throw, naming the error")
+        func fullDisk() throws {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-full-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let directory = try ResultsDirectory(output: root.path, runID: "run")
+            // /dev/full accepts opening and fails every write with ENOSPC, like a full disk.
+            try FileManager.default.removeItem(at: directory.resultsFile)
+            try FileManager.default.createSymbolicLink(atPath: directory.resultsFile.path, withDestinationPath: "/dev/full")
+            let error = #expect(throws: (any Error).self) { try directory.append(results: [Self.row]) }
+            #expect(error.map { "\($0.localizedDescription) \($0)" }?.contains("space") == true, "\(String(describing: error))")
+        }
     #endif
 }

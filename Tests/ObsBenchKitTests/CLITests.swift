@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-@testable import ObsBenchCLI
 import ObsBenchKit
 import ObservationStrategies
 import Testing
+
+@testable import ObsBenchCLI
 
 /// Bad input on the command line: a clear message naming the problem and exit status 64 (usage),
 /// before anything is measured.
@@ -43,18 +44,22 @@ struct CLITests {
         #expect(result.message.contains("xml"))
     }
 
-    @Test("absurd sizes exit 64 with the allowed range", arguments: [["--objects", "0"], ["--objects", "-5"], ["--objects", "10000000000"], ["--objects", "many"], ["--worker-timeout", "0"]])
+    @Test(
+        "absurd sizes exit 64 with the allowed range",
+        arguments: [["--objects", "0"], ["--objects", "-5"], ["--objects", "10000000000"], ["--objects", "many"], ["--worker-timeout", "0"]])
     func badSizes(arguments: [String]) throws {
         let result = try #require(failure(arguments))
         #expect(result.code == 64, "\(arguments): \(result.message)")
     }
 
-    @Test("filters, --quick and formats combine", arguments: [
-        ["--suite", "all", "--quick"],
-        ["run", "--suite", "latency", "--strategy", "plain", "--strategy", "grdb-pool", "--quick", "--format", "markdown"],
-        ["--strategy", "published", "--objects", "100", "--format", "csv", "--output", "/tmp/x"],
-        ["list"],
-    ])
+    @Test(
+        "filters, --quick and formats combine",
+        arguments: [
+            ["--suite", "all", "--quick"],
+            ["run", "--suite", "latency", "--strategy", "plain", "--strategy", "grdb-pool", "--quick", "--format", "markdown"],
+            ["--strategy", "published", "--objects", "100", "--format", "csv", "--output", "/tmp/x"],
+            ["list"],
+        ])
     func validCombinations(arguments: [String]) {
         #expect(failure(arguments) == nil)
     }
@@ -85,7 +90,8 @@ struct CLITests {
         let directory = try ResultsDirectory(output: root.path, runID: "run-1")
         let row = ResultRow.error(runID: "run-1", suite: "latency", strategy: "plain", message: "boom, \"quoted\"")
         try directory.append(results: [row])
-        try directory.append(rounds: [row], samples: [SampleRow(runID: "run-1", suite: "latency", workload: "w", strategy: "plain", metric: "latency", unit: "ns/op", index: 0, value: 1, round: 2)])
+        try directory.append(
+            rounds: [row], samples: [SampleRow(runID: "run-1", suite: "latency", workload: "w", strategy: "plain", metric: "latency", unit: "ns/op", index: 0, value: 1, round: 2)])
         try directory.append(results: [row])
         #expect(try ResultsReader.read(file: directory.resultsFile.path) == [row, row])
         #expect(try ResultsReader.read(file: directory.roundsFile.path) == [row])
@@ -93,7 +99,10 @@ struct CLITests {
         #expect(try SamplesReader.read(file: directory.samplesFile.path).count == 1)
         try directory.markLatest()
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: root.appendingPathComponent("latest").path) == "run-1")
-        let metadata = RunMetadata(runID: "run-1", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release", allocator: "system", suites: ["latency"], strategies: ["plain"], quick: true, commandLine: ["obsbench"], status: .interrupted, finishedTime: nil, clockResolutionNanoseconds: 1, clockCallCostNanoseconds: 20.5)
+        let metadata = RunMetadata(
+            runID: "run-1", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release", allocator: "system",
+            suites: ["latency"], strategies: ["plain"], quick: true, commandLine: ["obsbench"], status: .interrupted, finishedTime: nil, clockResolutionNanoseconds: 1,
+            clockCallCostNanoseconds: 20.5)
         try directory.writeMetadata(metadata)
         let decoded = try JSONDecoder().decode(RunMetadata.self, from: Data(contentsOf: directory.metadataFile))
         #expect(decoded == metadata)

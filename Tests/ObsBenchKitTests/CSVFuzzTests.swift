@@ -14,8 +14,10 @@ struct CSVFuzzTests {
     static let maximumSeconds = 4.0
 
     /// Pieces a mutation inserts: the characters and tokens that break CSV and number parsing.
-    static let fragments = [",", "\"", "\"\"", "\n", "\r\n", "\r", ",,", "nan", "inf", "-inf", "-", "1e308", "1e999", "0x1p3",
-                            "99999999999999999999", "-1", " ", "é", "🙂", "\u{0}", "latency", "ns/op", "a\"b"]
+    static let fragments = [
+        ",", "\"", "\"\"", "\n", "\r\n", "\r", ",,", "nan", "inf", "-inf", "-", "1e308", "1e999", "0x1p3",
+        "99999999999999999999", "-1", " ", "é", "🙂", "\u{0}", "latency", "ns/op", "a\"b",
+    ]
 
     static func randomRow(_ generator: inout SplitMix64) -> ResultRow {
         func text() -> String {
@@ -35,11 +37,12 @@ struct CSVFuzzTests {
         statistics.p10 = number()
         statistics.p99 = number()
         statistics.ci95High = number()
-        return ResultRow(runID: text(), suite: text(), workload: text(), strategy: text(), executor: text(),
-                         objects: Int.random(in: 0...1_000_000, using: &generator), subscribers: Int.random(in: 0...10_000, using: &generator),
-                         concurrency: Int.random(in: 0...64, using: &generator), metric: text(), unit: text(),
-                         statistics: Bool.random(using: &generator) ? statistics : nil, note: text(),
-                         rounds: Int.random(in: 1...20, using: &generator))
+        return ResultRow(
+            runID: text(), suite: text(), workload: text(), strategy: text(), executor: text(),
+            objects: Int.random(in: 0...1_000_000, using: &generator), subscribers: Int.random(in: 0...10_000, using: &generator),
+            concurrency: Int.random(in: 0...64, using: &generator), metric: text(), unit: text(),
+            statistics: Bool.random(using: &generator) ? statistics : nil, note: text(),
+            rounds: Int.random(in: 1...20, using: &generator))
     }
 
     @Test("random rows, with commas, quotes and line breaks in every text field, read back exactly")
@@ -85,7 +88,11 @@ struct CSVFuzzTests {
         var generator = SplitMix64(seed: Self.seed ^ 0xF022)
         let rows = (0..<8).map { _ in Self.randomRow(&generator) }
         let resultsText = CSV.line(ResultRow.columns) + rows.map { CSV.line($0.fields) }.joined()
-        let samples = (0..<8).map { SampleRow(runID: "r", suite: "latency", workload: "w,\"x\"", strategy: "plain", metric: "latency", unit: "ns/op", index: $0, value: Double($0) * 1.5, round: 1 + $0 % 3, subscribers: $0) }
+        let samples = (0..<8).map {
+            SampleRow(
+                runID: "r", suite: "latency", workload: "w,\"x\"", strategy: "plain", metric: "latency", unit: "ns/op", index: $0, value: Double($0) * 1.5, round: 1 + $0 % 3,
+                subscribers: $0)
+        }
         let samplesText = CSV.line(SampleRow.columns) + samples.map { CSV.line($0.fields) }.joined()
 
         let start = Date()

@@ -12,15 +12,18 @@ struct CSVTests {
 
     @Test("the header is the documented contract, in order")
     func header() {
-        #expect(ResultRow.columns == [
-            "run_id", "suite", "workload", "strategy", "executor", "objects", "subscribers", "concurrency",
-            "metric", "unit", "samples", "median", "p10", "p90", "p99", "min", "max", "mean", "ci95_low", "ci95_high", "note", "rounds",
-        ])
+        #expect(
+            ResultRow.columns == [
+                "run_id", "suite", "workload", "strategy", "executor", "objects", "subscribers", "concurrency",
+                "metric", "unit", "samples", "median", "p10", "p90", "p99", "min", "max", "mean", "ci95_low", "ci95_high", "note", "rounds",
+            ])
     }
 
-    @Test("rows survive a round trip, including quotes, commas and line breaks", arguments: [
-        "plain note", "a, comma", "a \"quoted\" word", "two\nlines", "", "trailing,", "\"", "ünïcödé µs",
-    ])
+    @Test(
+        "rows survive a round trip, including quotes, commas and line breaks",
+        arguments: [
+            "plain note", "a, comma", "a \"quoted\" word", "two\nlines", "", "trailing,", "\"", "ünïcödé µs",
+        ])
     func roundTrip(note: String) throws {
         let rows = [Self.row(note: note), Self.row(note: "second", workload: "write, odd")]
         let text = CSV.line(ResultRow.columns) + rows.map { CSV.line($0.fields) }.joined()
@@ -41,15 +44,17 @@ struct CSVTests {
         #expect(read[0].isError)
     }
 
-    @Test("a malformed file is rejected with its line and reason", arguments: [
-        ("", 1, "empty file"),
-        ("run_id,suite\n", 1, "missing columns"),
-        ("run_id,suit,workload\n", 1, "column 2 is 'suit'"),
-        (CSV.line(ResultRow.columns) + "a,b,c\n", 2, "3 fields"),
-        (CSV.line(ResultRow.columns) + "\"unterminated,b\n", 2, "never closed"),
-        (CSV.line(ResultRow.columns) + CSV.line(CSVTests.row().fields).replacingOccurrences(of: ",1000,", with: ",many,"), 2, "objects 'many' is not a count"),
-        (CSV.line(ResultRow.columns) + CSV.line(CSVTests.row().fields).replacingOccurrences(of: ",ns/op,4,", with: ",ns/op,4,nan,"), 2, "fields"),
-    ])
+    @Test(
+        "a malformed file is rejected with its line and reason",
+        arguments: [
+            ("", 1, "empty file"),
+            ("run_id,suite\n", 1, "missing columns"),
+            ("run_id,suit,workload\n", 1, "column 2 is 'suit'"),
+            (CSV.line(ResultRow.columns) + "a,b,c\n", 2, "3 fields"),
+            (CSV.line(ResultRow.columns) + "\"unterminated,b\n", 2, "never closed"),
+            (CSV.line(ResultRow.columns) + CSV.line(CSVTests.row().fields).replacingOccurrences(of: ",1000,", with: ",many,"), 2, "objects 'many' is not a count"),
+            (CSV.line(ResultRow.columns) + CSV.line(CSVTests.row().fields).replacingOccurrences(of: ",ns/op,4,", with: ",ns/op,4,nan,"), 2, "fields"),
+        ])
     func malformed(text: String, line: Int, reason: String) {
         do {
             _ = try ResultsReader.parse(text, file: "baseline.csv")
@@ -72,7 +77,9 @@ struct CSVTests {
 
     @Test("samples round trip")
     func samples() throws {
-        let samples = (0..<3).map { SampleRow(runID: "r", suite: "latency", workload: "w,1", strategy: "plain", metric: "latency", unit: "ns/op", index: $0, value: Double($0) + 0.5) }
+        let samples = (0..<3).map {
+            SampleRow(runID: "r", suite: "latency", workload: "w,1", strategy: "plain", metric: "latency", unit: "ns/op", index: $0, value: Double($0) + 0.5)
+        }
         let text = CSV.line(SampleRow.columns) + samples.map { CSV.line($0.fields) }.joined()
         #expect(try SamplesReader.parse(text) == samples)
     }

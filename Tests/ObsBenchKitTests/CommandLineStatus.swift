@@ -1,4 +1,5 @@
 import ArgumentParser
+
 @testable import ObsBenchCLI
 
 /// Runs obsbench's command line in this process (parsing validates) and returns its exit status:

@@ -1,7 +1,8 @@
 import Foundation
 import ObsBenchKit
-@testable import ObsBenchCLI
 import Testing
+
+@testable import ObsBenchCLI
 
 /// `obsbench export`: both tracker formats, from committed runs' `results.csv`, decoded back and
 /// matched value for value against the rows they came from.

@@ -1,40 +1,52 @@
 import Foundation
-@testable import ObsBenchKit
 import Testing
+
+@testable import ObsBenchKit
 
 /// The gate on instruction counts (a tight tolerance, no significance test), and its refusal to
 /// compare runs made differently: another measure, Valgrind, allocator, `--quick` or round count.
 @Suite("Regression gate: instructions and comparability")
 struct GateInstructionTests {
-    static func metadata(measures: [CostMeasure] = [.time], valgrind: String = "valgrind-3.19.0", allocator: String = "jemalloc", quick: Bool = false,
-                         suites: [String] = ["latency"], rounds: [String: Int] = ["latency": 8], options: [String] = ["--tool=callgrind", "--cache-sim=no"]) -> RunMetadata {
-        RunMetadata(runID: "r", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release",
-                    allocator: allocator, suites: suites, strategies: ["plain"], quick: quick, commandLine: [], status: .completed, finishedTime: nil,
-                    clockResolutionNanoseconds: 1, clockCallCostNanoseconds: 20, measures: measures,
-                    instructionCounting: measures.contains(.instructions)
-                        ? InstructionFacts(valgrindVersion: valgrind, tool: "callgrind", options: options, environment: ["SWIFT_DETERMINISTIC_HASHING=1"],
-                                           addressRandomization: "off", settings: .quick())
-                        : nil,
-                    toolchain: "Swift version 6.3.1", rounds: rounds)
+    static func metadata(
+        measures: [CostMeasure] = [.time], valgrind: String = "valgrind-3.19.0", allocator: String = "jemalloc", quick: Bool = false,
+        suites: [String] = ["latency"], rounds: [String: Int] = ["latency": 8], options: [String] = ["--tool=callgrind", "--cache-sim=no"]
+    ) -> RunMetadata {
+        RunMetadata(
+            runID: "r", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release",
+            allocator: allocator, suites: suites, strategies: ["plain"], quick: quick, commandLine: [], status: .completed, finishedTime: nil,
+            clockResolutionNanoseconds: 1, clockCallCostNanoseconds: 20, measures: measures,
+            instructionCounting: measures.contains(.instructions)
+                ? InstructionFacts(
+                    valgrindVersion: valgrind, tool: "callgrind", options: options, environment: ["SWIFT_DETERMINISTIC_HASHING=1"],
+                    addressRandomization: "off", settings: .quick())
+                : nil,
+            toolchain: "Swift version 6.3.1", rounds: rounds)
     }
 
     static func run(_ rows: [ResultRow], _ metadata: RunMetadata?) -> RunResults {
         RunResults(rows: rows, samples: [], source: "test", metadata: metadata)
     }
 
-    @Test("an instruction count is judged by a tight tolerance: +1% of a synchronous write is a regression, +0.3% is not; asynchronous rows and hops get theirs, and tiny rows a 1 Ir/op floor")
+    @Test(
+        "an instruction count is judged by a tight tolerance: +1% of a synchronous write is a regression, +0.3% is not; asynchronous rows and hops get theirs, and tiny rows a 1 Ir/op floor"
+    )
     func tolerances() {
-        let base = GateTests.run([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op"),
-                                  GateTests.row("observable", "instructions", 10_000, workload: "x", unit: "Ir/op"),
-                                  GateTests.row("grdb-queue", "instructions", 10_000, unit: "Ir/op"),
-                                  GateTests.row("-", "instructions", 10_000, unit: "Ir/op")])
-        let current = GateTests.run([GateTests.row("plain", "instructions", 10_100, unit: "Ir/op"),
-                                     GateTests.row("observable", "instructions", 10_030, workload: "x", unit: "Ir/op"),
-                                     GateTests.row("grdb-queue", "instructions", 10_200, unit: "Ir/op"),
-                                     GateTests.row("-", "instructions", 11_500, unit: "Ir/op")])
+        let base = GateTests.run([
+            GateTests.row("plain", "instructions", 10_000, unit: "Ir/op"),
+            GateTests.row("observable", "instructions", 10_000, workload: "x", unit: "Ir/op"),
+            GateTests.row("grdb-queue", "instructions", 10_000, unit: "Ir/op"),
+            GateTests.row("-", "instructions", 10_000, unit: "Ir/op"),
+        ])
+        let current = GateTests.run([
+            GateTests.row("plain", "instructions", 10_100, unit: "Ir/op"),
+            GateTests.row("observable", "instructions", 10_030, workload: "x", unit: "Ir/op"),
+            GateTests.row("grdb-queue", "instructions", 10_200, unit: "Ir/op"),
+            GateTests.row("-", "instructions", 11_500, unit: "Ir/op"),
+        ])
         // A row of a few Ir/op: stray instructions of another thread move it by less than the 1 Ir/op floor.
-        let small = RunComparison(baseline: GateTests.run([GateTests.row("state-subject", "instructions", 19.6, unit: "Ir/op")]),
-                                  current: GateTests.run([GateTests.row("state-subject", "instructions", 20.1, unit: "Ir/op")]))
+        let small = RunComparison(
+            baseline: GateTests.run([GateTests.row("state-subject", "instructions", 19.6, unit: "Ir/op")]),
+            current: GateTests.run([GateTests.row("state-subject", "instructions", 20.1, unit: "Ir/op")]))
         #expect(small.exitStatus == .success)
         // Runs of one binary: the tight tolerance.
         let verdicts = GateTests.verdicts(RunComparison(baseline: base, current: current, policy: GatePolicy(instructionTolerance: 0.005)))
@@ -43,8 +55,11 @@ struct GateInstructionTests {
         #expect(verdicts["s/w/grdb-queue/instructions objects=1 S=0 c=1"] == .unchanged, "asynchronous: +2% is within its tolerance")
         #expect(verdicts["s/w/-/instructions objects=1 S=0 c=1"] == .regression, "a hop's +15% is beyond its 12% tolerance")
         let fewer = GateTests.run([GateTests.row("plain", "instructions", 9_800, unit: "Ir/op")])
-        #expect(RunComparison(baseline: GateTests.run([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op")]), current: fewer,
-                              policy: GatePolicy(instructionTolerance: 0.005)).exitStatus == .onlyImprovements)
+        #expect(
+            RunComparison(
+                baseline: GateTests.run([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op")]), current: fewer,
+                policy: GatePolicy(instructionTolerance: 0.005)
+            ).exitStatus == .onlyImprovements)
         // The default allows for another build's heap layout: +1% passes, +6% does not.
         let one = GateTests.run([GateTests.row("plain", "instructions", 10_100, unit: "Ir/op")])
         let six = GateTests.run([GateTests.row("plain", "instructions", 10_600, unit: "Ir/op")])
@@ -55,19 +70,28 @@ struct GateInstructionTests {
 
     @Test("an equal count read back with a different last bit is no change, never a +0.0% regression")
     func noZeroPercentRegression() {
-        let comparison = RunComparison(baseline: GateTests.run([GateTests.row("plain", "fresh_bytes_per_object", 128)]),
-                                       current: GateTests.run([GateTests.row("plain", "fresh_bytes_per_object", 128.000_000_000_01)]))
+        let comparison = RunComparison(
+            baseline: GateTests.run([GateTests.row("plain", "fresh_bytes_per_object", 128)]),
+            current: GateTests.run([GateTests.row("plain", "fresh_bytes_per_object", 128.000_000_000_01)]))
         #expect(comparison.exitStatus == .success)
     }
 
-    @Test("runs made differently are refused with both sides named", arguments: [
-        ("allocator", metadata(allocator: "memory suite: jemalloc", suites: ["memory"]), metadata(allocator: "memory suite: glibc malloc counters", suites: ["memory"]), "fresh_bytes_per_object"),
-        ("--quick", metadata(quick: true), metadata(quick: false), "fresh_bytes_per_object"),
-        ("Valgrind", metadata(measures: [.instructions], valgrind: "valgrind-3.19.0"), metadata(measures: [.instructions], valgrind: "valgrind-3.22.0"), "instructions"),
-        ("Callgrind options", metadata(measures: [.instructions]), metadata(measures: [.instructions], options: ["--tool=callgrind", "--cache-sim=no", "--collect-systime=yes"]), "instructions"),
-        ("measure", metadata(measures: [.instructions]), metadata(measures: [.time]), "instructions"),
-        ("worker rounds", metadata(rounds: ["latency": 8]), metadata(rounds: ["latency": 4]), "latency"),
-    ])
+    @Test(
+        "runs made differently are refused with both sides named",
+        arguments: [
+            (
+                "allocator", metadata(allocator: "memory suite: jemalloc", suites: ["memory"]), metadata(allocator: "memory suite: glibc malloc counters", suites: ["memory"]),
+                "fresh_bytes_per_object"
+            ),
+            ("--quick", metadata(quick: true), metadata(quick: false), "fresh_bytes_per_object"),
+            ("Valgrind", metadata(measures: [.instructions], valgrind: "valgrind-3.19.0"), metadata(measures: [.instructions], valgrind: "valgrind-3.22.0"), "instructions"),
+            (
+                "Callgrind options", metadata(measures: [.instructions]),
+                metadata(measures: [.instructions], options: ["--tool=callgrind", "--cache-sim=no", "--collect-systime=yes"]), "instructions"
+            ),
+            ("measure", metadata(measures: [.instructions]), metadata(measures: [.time]), "instructions"),
+            ("worker rounds", metadata(rounds: ["latency": 8]), metadata(rounds: ["latency": 4]), "latency"),
+        ])
     func refusals(what: String, old: RunMetadata, new: RunMetadata, metric: String) {
         let rows = [GateTests.row("plain", metric, 100)]
         let problems = RunCompatibility.problems(baseline: Self.run(rows, old), current: Self.run(rows, new), policy: GatePolicy())
@@ -80,15 +104,25 @@ struct GateInstructionTests {
     func accepted() {
         // Different allocators, but no allocator count is compared.
         let timings = [GateTests.row("plain", "instructions", 100)]
-        #expect(RunCompatibility.problems(baseline: Self.run(timings, Self.metadata(measures: [.instructions], allocator: "a", suites: ["latency", "memory"])),
-                                          current: Self.run(timings, Self.metadata(measures: [.instructions], allocator: "b", suites: ["latency", "memory"])), policy: GatePolicy()).isEmpty)
+        #expect(
+            RunCompatibility.problems(
+                baseline: Self.run(timings, Self.metadata(measures: [.instructions], allocator: "a", suites: ["latency", "memory"])),
+                current: Self.run(timings, Self.metadata(measures: [.instructions], allocator: "b", suites: ["latency", "memory"])), policy: GatePolicy()
+            ).isEmpty)
         // Rounds differ, but timings are not judged.
         let latency = [GateTests.row("plain", "latency", 100)]
-        #expect(RunCompatibility.problems(baseline: Self.run(latency, Self.metadata(rounds: ["latency": 8])),
-                                          current: Self.run(latency, Self.metadata(rounds: ["latency": 4])), policy: GatePolicy(gatesTimings: false)).isEmpty)
+        #expect(
+            RunCompatibility.problems(
+                baseline: Self.run(latency, Self.metadata(rounds: ["latency": 8])),
+                current: Self.run(latency, Self.metadata(rounds: ["latency": 4])), policy: GatePolicy(gatesTimings: false)
+            ).isEmpty)
         // Cache simulation on one side only: it adds estimates, Ir is the same.
-        #expect(RunCompatibility.problems(baseline: Self.run(timings, Self.metadata(measures: [.instructions])),
-                                          current: Self.run(timings, Self.metadata(measures: [.instructions], options: ["--tool=callgrind", "--cache-sim=yes"] + CallgrindInvocation.cacheOptions)), policy: GatePolicy()).isEmpty)
+        #expect(
+            RunCompatibility.problems(
+                baseline: Self.run(timings, Self.metadata(measures: [.instructions])),
+                current: Self.run(timings, Self.metadata(measures: [.instructions], options: ["--tool=callgrind", "--cache-sim=yes"] + CallgrindInvocation.cacheOptions)),
+                policy: GatePolicy()
+            ).isEmpty)
         // No run.json on one side: nothing to tell.
         #expect(RunCompatibility.problems(baseline: Self.run(latency, nil), current: Self.run(latency, Self.metadata()), policy: GatePolicy()).isEmpty)
     }
@@ -123,7 +157,9 @@ struct GateRoundsTests {
 
     @Test("the memory table names the allocator its rows used: jemalloc's exact counters, or glibc's mallinfo2")
     func memoryUnit() {
-        #expect(SummaryTable.memoryUnit(notes: ["jemalloc 5.3.0-0-g54eaed1d8b56b1aa528be3bdd1877e59c56fa90c, stats.allocated (size classes, all threads, thread cache off)"]).contains("exact counts from jemalloc"))
+        #expect(
+            SummaryTable.memoryUnit(notes: ["jemalloc 5.3.0-0-g54eaed1d8b56b1aa528be3bdd1877e59c56fa90c, stats.allocated (size classes, all threads, thread cache off)"]).contains(
+                "exact counts from jemalloc"))
         let glibc = SummaryTable.memoryUnit(notes: ["glibc malloc (mallinfo2): chunk bytes incl. headers, thread cache off; jemalloc not found"])
         #expect(glibc.contains("glibc's mallinfo2") && !glibc.contains("exact"))
     }

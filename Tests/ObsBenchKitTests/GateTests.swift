@@ -1,24 +1,29 @@
 import ArgumentParser
 import Foundation
-@testable import ObsBenchCLI
 import ObsBenchKit
 import ObservationStrategies
 import Testing
+
+@testable import ObsBenchCLI
 
 /// The gate's decisions on inputs with known answers: what is a regression, an improvement or
 /// noise, and which exit status each outcome gives.
 @Suite("Regression gate")
 struct GateTests {
     static func row(_ strategy: String, _ metric: String, _ value: Double, workload: String = "w", unit: String = "u") -> ResultRow {
-        ResultRow(runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
-                  metric: metric, unit: unit, statistics: Statistics(exact: value))
+        ResultRow(
+            runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
+            metric: metric, unit: unit, statistics: Statistics(exact: value))
     }
 
     /// A timing row and its samples, dealt to `rounds` worker rounds in turn.
     static func timing(_ strategy: String, _ samples: [Double], workload: String = "w", rounds: Int = 8) -> (ResultRow, [SampleRow]) {
-        let row = ResultRow(runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
-                            metric: "latency", unit: "ns/op", statistics: Statistics(samples))
-        let sampleRows = samples.enumerated().map { SampleRow(runID: "r", suite: "s", workload: workload, strategy: strategy, metric: "latency", unit: "ns/op", index: $0, value: $1, round: 1 + $0 % rounds) }
+        let row = ResultRow(
+            runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
+            metric: "latency", unit: "ns/op", statistics: Statistics(samples))
+        let sampleRows = samples.enumerated().map {
+            SampleRow(runID: "r", suite: "s", workload: workload, strategy: strategy, metric: "latency", unit: "ns/op", index: $0, value: $1, round: 1 + $0 % rounds)
+        }
         return (row, sampleRows)
     }
 
@@ -54,10 +59,14 @@ struct GateTests {
 
     @Test("a synchronous strategy's count may not grow at all; an asynchronous one's within its tolerance")
     func counts() {
-        let base = Self.run([Self.row("plain", "fresh_bytes_per_object", 57.2), Self.row("grdb-queue", "fresh_bytes_per_object", 28.0),
-                             Self.row("observable", "allocations_per_write", 12), Self.row("published", "reruns_per_write", 2)])
-        let current = Self.run([Self.row("plain", "fresh_bytes_per_object", 57.3), Self.row("grdb-queue", "fresh_bytes_per_object", 29.0),
-                                Self.row("observable", "allocations_per_write", 14), Self.row("published", "reruns_per_write", 1)])
+        let base = Self.run([
+            Self.row("plain", "fresh_bytes_per_object", 57.2), Self.row("grdb-queue", "fresh_bytes_per_object", 28.0),
+            Self.row("observable", "allocations_per_write", 12), Self.row("published", "reruns_per_write", 2),
+        ])
+        let current = Self.run([
+            Self.row("plain", "fresh_bytes_per_object", 57.3), Self.row("grdb-queue", "fresh_bytes_per_object", 29.0),
+            Self.row("observable", "allocations_per_write", 14), Self.row("published", "reruns_per_write", 1),
+        ])
         let comparison = RunComparison(baseline: base, current: current)
         let verdicts = comparison.comparisons.reduce(into: [String: Verdict]()) { $0[$1.key.components(separatedBy: "/")[2]] = $1.verdict }
         #expect(verdicts["plain"] == .regression, "0.1 B more per object is a regression for an exact count")
@@ -157,9 +166,11 @@ struct GateTests {
         #expect(informationalWithoutValue.exitStatus.rawValue == 0, "an informational row without a value this time is not a lost metric")
         var countWithoutValue = Self.row("plain", "allocations_per_write", 0)
         countWithoutValue.statistics = nil
-        #expect(RunComparison(baseline: Self.run([Self.row("plain", "allocations_per_write", 3)]), current: Self.run([countWithoutValue])).exitStatus.rawValue == 2,
-                "a gated count that can no longer be measured fails")
-        let onlyAdded = RunComparison(baseline: Self.run([Self.row("plain", "loop_overhead", 1)]), current: Self.run([Self.row("plain", "loop_overhead", 2), Self.row("plain", "reruns_per_write", 0)]))
+        #expect(
+            RunComparison(baseline: Self.run([Self.row("plain", "allocations_per_write", 3)]), current: Self.run([countWithoutValue])).exitStatus.rawValue == 2,
+            "a gated count that can no longer be measured fails")
+        let onlyAdded = RunComparison(
+            baseline: Self.run([Self.row("plain", "loop_overhead", 1)]), current: Self.run([Self.row("plain", "loop_overhead", 2), Self.row("plain", "reruns_per_write", 0)]))
         #expect(onlyAdded.exitStatus.rawValue == 0)
     }
 
@@ -194,11 +205,17 @@ struct GateTests {
 @Suite("Gate on strategies described only by run.json")
 struct UnknownStrategyGateTests {
     static func metadata(_ delivery: Delivery?) -> RunMetadata {
-        RunMetadata(runID: "r", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release",
-                    allocator: "system", suites: ["s"], strategies: ["my-store"], quick: true, commandLine: [], status: .completed, finishedTime: nil,
-                    clockResolutionNanoseconds: 1, clockCallCostNanoseconds: 20,
-                    strategyDetails: delivery.map { [StrategyDescriptor(name: "my-store", summary: "a store of one's own", dependency: "none",
-                        capabilities: Capabilities(granularity: .object, deduplicates: false, delivery: $0, transactional: false, coalesces: true))] })
+        RunMetadata(
+            runID: "r", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release",
+            allocator: "system", suites: ["s"], strategies: ["my-store"], quick: true, commandLine: [], status: .completed, finishedTime: nil,
+            clockResolutionNanoseconds: 1, clockCallCostNanoseconds: 20,
+            strategyDetails: delivery.map {
+                [
+                    StrategyDescriptor(
+                        name: "my-store", summary: "a store of one's own", dependency: "none",
+                        capabilities: Capabilities(granularity: .object, deduplicates: false, delivery: $0, transactional: false, coalesces: true))
+                ]
+            })
     }
 
     static func verdict(growingTo current: Double, described delivery: Delivery?) -> MetricComparison? {

@@ -1,5 +1,6 @@
 import Foundation
 import ObsBenchKit
+import ObservationStrategies
 import Testing
 
 /// The executors behind the hops suite really run work where they say, and the suite writes a row
@@ -41,23 +42,23 @@ struct HopsTests {
     }
 
     #if os(Linux)
-    @Test("process counters read every thread's context switches and never go backwards, even when threads that switched have exited")
-    func processCounters() throws {
-        let first = try #require(ProcessCounters.read())
-        Thread.sleep(forTimeInterval: 0.002) // one voluntary switch at least
-        // Threads that switch, then exit before the next reading: summing /proc/self/task would
-        // lose their switches and could go backwards; getrusage keeps them.
-        for _ in 0..<8 {
-            let thread = Thread { Thread.sleep(forTimeInterval: 0.001) }
-            thread.start()
+        @Test("process counters read every thread's context switches and never go backwards, even when threads that switched have exited")
+        func processCounters() throws {
+            let first = try #require(ProcessCounters.read())
+            Thread.sleep(forTimeInterval: 0.002)  // one voluntary switch at least
+            // Threads that switch, then exit before the next reading: summing /proc/self/task would
+            // lose their switches and could go backwards; getrusage keeps them.
+            for _ in 0..<8 {
+                let thread = Thread { Thread.sleep(forTimeInterval: 0.001) }
+                thread.start()
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+            let second = try #require(ProcessCounters.read())
+            #expect((first.threads ?? 0) >= 1)
+            #expect(second.voluntarySwitches > first.voluntarySwitches)
+            #expect(second.involuntarySwitches >= first.involuntarySwitches)
+            #expect(second.voluntarySwitches - first.voluntarySwitches >= 8, "each exited thread's sleep is a voluntary switch of its own")
         }
-        Thread.sleep(forTimeInterval: 0.05)
-        let second = try #require(ProcessCounters.read())
-        #expect((first.threads ?? 0) >= 1)
-        #expect(second.voluntarySwitches > first.voluntarySwitches)
-        #expect(second.involuntarySwitches >= first.involuntarySwitches)
-        #expect(second.voluntarySwitches - first.voluntarySwitches >= 8, "each exited thread's sleep is a voluntary switch of its own")
-    }
     #endif
 
     @Test("the hops suite writes latency, throughput and counter rows for every caller count")
@@ -68,7 +69,10 @@ struct HopsTests {
         let output = try await RoundTripHopWorkload(kind: .mutex).run(context)
         for callers in RoundTripHopWorkload.concurrencies {
             let rows = output.rows.filter { $0.concurrency == callers }
-            #expect(Set(rows.map(\.metric)) == ["latency", "loop_overhead", "throughput", "voluntary_switches_per_1000_hops", "involuntary_switches_per_1000_hops", "threads", "caller_threads_observed"])
+            #expect(
+                Set(rows.map(\.metric)) == [
+                    "latency", "loop_overhead", "throughput", "voluntary_switches_per_1000_hops", "involuntary_switches_per_1000_hops", "threads", "caller_threads_observed",
+                ])
             #expect(rows.allSatisfy { $0.executor == "mutex" && $0.strategy == "-" })
         }
         #expect(Set(output.samples.map(\.subscribers)) == Set(RoundTripHopWorkload.concurrencies), "samples carry their caller count")
@@ -89,7 +93,6 @@ extension HopsTests {
     }
 }
 
-import ObservationStrategies
 enum StrategyRegistryLookup {
     static var first: StrategyEntry? { StrategyRegistry.all.first }
 }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ObsBenchKit
 import ObservationStrategies
 import Testing
+
+@testable import ObsBenchKit
 
 /// The instruction mode, checked by counts (never by time): Callgrind's counting as obsbench drives
 /// it, the gate's verdicts on instruction rows, and the mode's refusal to run without Valgrind.
@@ -13,7 +14,8 @@ import Testing
 struct InstructionCountTests {
     static let valgrindFound = CallgrindInvocation.find("valgrind", path: ProcessInfo.processInfo.environment["PATH"]) != nil
     /// Valgrind, its header at build time, and no ThreadSanitizer (whose shadow memory Valgrind cannot run).
-    static let canCount = valgrindFound && Callgrind.isCompiledIn && !ThreadSanitizerHooks.isActive
+    static let canCount =
+        valgrindFound && Callgrind.isCompiledIn && !ThreadSanitizerHooks.isActive
         && Command.run(["setarch", "-R", "/bin/true"]) != nil
 
     /// The `obsbench` executable built beside this test bundle.
@@ -115,9 +117,10 @@ struct InstructionCountTests {
         #expect(flagged.comparisons.first?.reason.contains("instructions") == true)
     }
 
-    @Test("a function injected into a strategy's write is the top mover of its profile, carrying the Ir/op the injection added to within 5%; each profile sums to its row (release build)",
-          .enabled(if: canCount, "needs valgrind"),
-          .enabled(if: releaseObsbench != nil, "needs the release build: swift build -c release (.ci/run builds it first)"))
+    @Test(
+        "a function injected into a strategy's write is the top mover of its profile, carrying the Ir/op the injection added to within 5%; each profile sums to its row (release build)",
+        .enabled(if: canCount, "needs valgrind"),
+        .enabled(if: releaseObsbench != nil, "needs the release build: swift build -c release (.ci/run builds it first)"))
     func injectedFunctionIsTopMover() throws {
         let binary = try #require(Self.releaseObsbench)
         let spins = 300
@@ -163,14 +166,14 @@ struct InstructionCountTests {
     @Test("a Callgrind profile's totals are read, and cycles are estimated from its cache events")
     func profileParsing() throws {
         let profile = """
-        version: 1
-        creator: callgrind-3.19.0
-        desc: Trigger: Client Request: latency write-unobserved plain #0 n=600
-        events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
-        fn=(1) main
-        3 1000 200 100 10 20 5 1 2
-        totals: 1000 200 100 10 20 5 1 2
-        """
+            version: 1
+            creator: callgrind-3.19.0
+            desc: Trigger: Client Request: latency write-unobserved plain #0 n=600
+            events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+            fn=(1) main
+            3 1000 200 100 10 20 5 1 2
+            totals: 1000 200 100 10 20 5 1 2
+            """
         let counts = try CallgrindCounts(profile: profile, file: "callgrind.out.3")
         #expect(counts.instructions == 1_000)
         #expect(counts.trigger.hasSuffix("n=600"))
@@ -189,9 +192,10 @@ struct InstructionCountTests {
 struct HarnessShareTests {
     /// In the release build the figures come from: a debug build's harness is unspecialised
     /// generic code, whose share says nothing about the numbers obsbench reports.
-    @Test("net of plain, @Observable's and @Published's read and write through the protocol count within 15% of the same operation on the concrete type in a tight loop (release build)",
-          .enabled(if: InstructionCountTests.canCount, "needs valgrind"),
-          .enabled(if: InstructionCountTests.releaseObsbench != nil, "needs the release build: swift build -c release (.ci/run builds it first)"))
+    @Test(
+        "net of plain, @Observable's and @Published's read and write through the protocol count within 15% of the same operation on the concrete type in a tight loop (release build)",
+        .enabled(if: InstructionCountTests.canCount, "needs valgrind"),
+        .enabled(if: InstructionCountTests.releaseObsbench != nil, "needs the release build: swift build -c release (.ci/run builds it first)"))
     func protocolPathMatchesConcreteLoop() throws {
         let binary = try #require(InstructionCountTests.releaseObsbench)
         let output = try InstructionCountTests.selfCheck(["attribution"], underCallgrind: true, binary: binary)
@@ -209,12 +213,15 @@ struct HarnessShareTests {
     @Test("the share is computed from the four medians, and only where all four exist")
     func arithmetic() {
         func row(_ strategy: String, _ workload: String, _ value: Double) -> ResultRow {
-            ResultRow(runID: "r", suite: "latency", workload: workload, strategy: strategy, executor: "main-actor", objects: 1000, subscribers: 0, concurrency: 1,
-                      metric: "instructions", unit: "Ir/op", statistics: Statistics(exact: value))
+            ResultRow(
+                runID: "r", suite: "latency", workload: workload, strategy: strategy, executor: "main-actor", objects: 1000, subscribers: 0, concurrency: 1,
+                metric: "instructions", unit: "Ir/op", statistics: Statistics(exact: value))
         }
-        let rows = [row("plain", "read-untracked", 66), row("plain", "read-untracked-concrete", 3),
-                    row("observable", "read-untracked", 280), row("observable", "read-untracked-concrete", 216),
-                    row("observable", "write-unobserved-concrete", 569)]
+        let rows = [
+            row("plain", "read-untracked", 66), row("plain", "read-untracked-concrete", 3),
+            row("observable", "read-untracked", 280), row("observable", "read-untracked-concrete", 216),
+            row("observable", "write-unobserved-concrete", 569),
+        ]
         let shares = HarnessShare.all(in: rows)
         #expect(shares.count == 1, "write has no protocol-path rows, so no share")
         #expect(shares.first?.protocolNet == 214 && shares.first?.concreteNet == 213)

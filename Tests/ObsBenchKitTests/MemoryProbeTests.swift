@@ -1,10 +1,11 @@
 import Foundation
-@testable import ObsBenchKit
-@testable import ObservationStrategies
 import Testing
 
+@testable import ObsBenchKit
+@testable import ObservationStrategies
+
 #if canImport(ObjectiveC)
-import ObjectiveC
+    import ObjectiveC
 #endif
 
 /// The memory probe's counts checked against what the allocator and the Swift runtime say they
@@ -36,31 +37,35 @@ struct MemoryProbeTests {
     }
 
     #if os(Linux)
-    @Test("on glibc malloc (thread cache off), plain's bytes are its size classes and freeing returns the counter to its start",
-          .disabled(if: allocatorIsReplaced, "ThreadSanitizer replaces the allocator"))
-    func glibcChild() throws {
-        try Self.expectChildPasses(environment: JemallocLibrary.glibcExactEnvironment(environment: [:]), allocator: "glibc")
-    }
+        @Test(
+            "on glibc malloc (thread cache off), plain's bytes are its size classes and freeing returns the counter to its start",
+            .disabled(if: allocatorIsReplaced, "ThreadSanitizer replaces the allocator"))
+        func glibcChild() throws {
+            try Self.expectChildPasses(environment: JemallocLibrary.glibcExactEnvironment(environment: [:]), allocator: "glibc")
+        }
 
-    @Test("on jemalloc (preloaded, thread cache off), the same checks hold exactly, with allocation counts",
-          .enabled(if: JemallocLibrary.find(environment: ProcessInfo.processInfo.environment) != nil, "jemalloc is not installed: \(JemallocLibrary.installHint)"),
-          .disabled(if: allocatorIsReplaced, "ThreadSanitizer replaces the allocator"))
-    func jemallocChild() throws {
-        let library = try #require(JemallocLibrary.find(environment: ProcessInfo.processInfo.environment))
-        try Self.expectChildPasses(environment: JemallocLibrary.workerEnvironment(library: library, environment: [:]), allocator: "jemalloc")
-    }
+        @Test(
+            "on jemalloc (preloaded, thread cache off), the same checks hold exactly, with allocation counts",
+            .enabled(if: JemallocLibrary.find(environment: ProcessInfo.processInfo.environment) != nil, "jemalloc is not installed: \(JemallocLibrary.installHint)"),
+            .disabled(if: allocatorIsReplaced, "ThreadSanitizer replaces the allocator"))
+        func jemallocChild() throws {
+            let library = try #require(JemallocLibrary.find(environment: ProcessInfo.processInfo.environment))
+            try Self.expectChildPasses(environment: JemallocLibrary.workerEnvironment(library: library, environment: [:]), allocator: "jemalloc")
+        }
 
-    /// Runs the child checks with `environment` plus the variables that select them and name the
-    /// `allocator` they must find, and expects every check to have run and passed.
-    static func expectChildPasses(environment: [String: String], allocator: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        var environment = environment
-        environment[childVariable] = "1"
-        environment[expectedAllocatorVariable] = allocator
-        let child = try runChild(environment: environment)
-        #expect(child.status == 0, "child checks failed:\n\(child.output)", sourceLocation: sourceLocation)
-        #expect(child.output.contains("size classes and the array's, nothing else\" with 3 test cases passed"), "the child did not run the checks:\n\(child.output)", sourceLocation: sourceLocation)
-        #expect(!child.output.contains("skipped"), "the child skipped checks:\n\(child.output)", sourceLocation: sourceLocation)
-    }
+        /// Runs the child checks with `environment` plus the variables that select them and name the
+        /// `allocator` they must find, and expects every check to have run and passed.
+        static func expectChildPasses(environment: [String: String], allocator: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            var environment = environment
+            environment[childVariable] = "1"
+            environment[expectedAllocatorVariable] = allocator
+            let child = try runChild(environment: environment)
+            #expect(child.status == 0, "child checks failed:\n\(child.output)", sourceLocation: sourceLocation)
+            #expect(
+                child.output.contains("size classes and the array's, nothing else\" with 3 test cases passed"), "the child did not run the checks:\n\(child.output)",
+                sourceLocation: sourceLocation)
+            #expect(!child.output.contains("skipped"), "the child skipped checks:\n\(child.output)", sourceLocation: sourceLocation)
+        }
     #endif
 
     @Test("the jemalloc environment preloads the library, keeps an existing preload, and turns the thread cache off")
@@ -80,11 +85,11 @@ struct MemoryProbeChildTests {
     /// The instance size the Swift runtime keeps in a class's metadata.
     static func instanceSize(of type: AnyClass) -> Int {
         #if canImport(ObjectiveC)
-        return class_getInstanceSize(type)
+            return class_getInstanceSize(type)
         #else
-        // TargetClassMetadata without Objective-C interop: kind, superclass, flags (4),
-        // instance address point (4), then the 32-bit instance size at byte 24.
-        return Int(unsafeBitCast(type, to: UnsafeRawPointer.self).load(fromByteOffset: 24, as: UInt32.self))
+            // TargetClassMetadata without Objective-C interop: kind, superclass, flags (4),
+            // instance address point (4), then the 32-bit instance size at byte 24.
+            return Int(unsafeBitCast(type, to: UnsafeRawPointer.self).load(fromByteOffset: 24, as: UInt32.self))
         #endif
     }
 
@@ -126,7 +131,7 @@ struct MemoryProbeChildTests {
     @MainActor
     func plainBytesAreSizeClasses(count: Int) throws {
         let probe = MemoryProbe()
-        _ = try Self.plainStoreBytes(probe, count: 10) // first use: runtime metadata and caches
+        _ = try Self.plainStoreBytes(probe, count: 10)  // first use: runtime metadata and caches
         let record = try #require(probe.chargedBytes(forRequest: Self.instanceSize(of: PlainStrategy.PlainTask.self)))
         let array = try #require(probe.chargedBytes(forRequest: Self.arrayBufferBytes(count: count)))
         let store = try #require(probe.chargedBytes(forRequest: Self.instanceSize(of: PlainStrategy.self)))

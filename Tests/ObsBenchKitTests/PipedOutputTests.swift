@@ -1,14 +1,16 @@
 import Foundation
-@testable import ObsBenchKit
 import Testing
+
+@testable import ObsBenchKit
 
 /// What a run prints when both of its streams go to one pipe (`> log 2>&1`, `| tee`): the tables
 /// on standard output stay whole, and the lines on standard error (progress, `results: …`) come
 /// before or after them, never inside. Checked on the release binary (a debug build hands runs to it).
 @Suite("Piped output")
 struct PipedOutputTests {
-    @Test("with stdout and stderr on one pipe, every table row is intact and the results line follows the tables",
-          .enabled(if: InstructionCountTests.releaseObsbench != nil, "needs the release build: swift build -c release"))
+    @Test(
+        "with stdout and stderr on one pipe, every table row is intact and the results line follows the tables",
+        .enabled(if: InstructionCountTests.releaseObsbench != nil, "needs the release build: swift build -c release"))
     func tablesStayWhole() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-piped-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }

@@ -1,7 +1,8 @@
-@testable import ObsBenchKit
 import ObservationStrategies
 import Synchronization
 import Testing
+
+@testable import ObsBenchKit
 
 /// The pool suite's pieces: each compute placement runs exactly the work asked, the probes'
 /// rows say how many busy tasks per core they ran beside, and batching delivers every item.

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ObsBenchKit
 import Testing
+
+@testable import ObsBenchKit
 
 /// Per-function profiles, checked on counts: real Callgrind dumps committed as fixtures (a quick
 /// instruction worker's `write-unobserved` of `observable`: its four dumps, its manifest and its
@@ -99,25 +100,48 @@ struct ProfileTests {
     func demangledModules() {
         #expect(Demangler.demangle("$s11ObsBenchKit6CanaryV4spinyySiFZ") == "static ObsBenchKit.Canary.spin(Swift.Int) -> ()")
         #expect(Demangler.demangle("malloc") == "malloc")
-        #expect(Demangler.module(of: "generic specialization <ObservationStrategies.ObservableTask, Swift.Int> of Observation.ObservationRegistrar.withMutation<A, B>(of: A, keyPath: Swift.KeyPath<A, B>) -> ()") == "Observation")
-        #expect(Demangler.module(of: "(1) suspend resume partial function for closure #1 @Swift.MainActor @Sendable (Swift.Int) async throws -> () in ObsBenchKit.ReadUntrackedWorkload.run(ObsBenchKit.WorkloadContext)") == "ObsBenchKit")
-        #expect(Demangler.module(of: "protocol witness for ObservationStrategies.ObservationStrategy.read(_: ObservationStrategies.TaskField, of: Swift.Int) throws -> ObservationStrategies.FieldValue in conformance ObservationStrategies.PlainStrategy : ObservationStrategies.ObservationStrategy in ObservationStrategies") == "ObservationStrategies")
+        #expect(
+            Demangler.module(
+                of:
+                    "generic specialization <ObservationStrategies.ObservableTask, Swift.Int> of Observation.ObservationRegistrar.withMutation<A, B>(of: A, keyPath: Swift.KeyPath<A, B>) -> ()"
+            ) == "Observation")
+        #expect(
+            Demangler.module(
+                of:
+                    "(1) suspend resume partial function for closure #1 @Swift.MainActor @Sendable (Swift.Int) async throws -> () in ObsBenchKit.ReadUntrackedWorkload.run(ObsBenchKit.WorkloadContext)"
+            ) == "ObsBenchKit")
+        #expect(
+            Demangler.module(
+                of:
+                    "protocol witness for ObservationStrategies.ObservationStrategy.read(_: ObservationStrategies.TaskField, of: Swift.Int) throws -> ObservationStrategies.FieldValue in conformance ObservationStrategies.PlainStrategy : ObservationStrategies.ObservationStrategy in ObservationStrategies"
+            ) == "ObservationStrategies")
         #expect(Demangler.module(of: "outlined consume of ObservationStrategies.FieldValue") == "ObservationStrategies")
         #expect(CostGroup.of(object: "/x/obsbench", symbol: "OpenCombine.PassthroughSubject.send(A) -> ()") == .openCombine)
         #expect(CostGroup.of(object: "/usr/lib/x86_64-linux-gnu/libc.so.6", symbol: "_int_malloc") == .allocator)
         #expect(CostGroup.of(object: "/usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6", symbol: "sqlite3VdbeExec") == .sqlite)
         // libswiftCore: its C++ (the runtime's metadata caches, reference counting) against its Swift code.
         let core = "/usr/lib/swift/linux/libswiftCore.so"
-        #expect(CostGroup.of(object: core, symbol: "std::pair<swift::GenericCacheEntry*, bool> swift::StableAddressConcurrentReadableHashMap<swift::GenericCacheEntry, swift::TaggedMetadataAllocator<(unsigned short)14>, swift::Mutex>::getOrInsert<swift::MetadataCacheKey>(swift::MetadataCacheKey)") == .swiftRuntime)
-        #expect(CostGroup.of(object: core, symbol: "bool swift::RefCounts<swift::RefCountBitsT<(swift::RefCountInlinedness)1> >::doDecrementSlow<(swift::PerformDeinit)1>(swift::RefCountBitsT<(swift::RefCountInlinedness)1>)") == .swiftRuntime)
+        #expect(
+            CostGroup.of(
+                object: core,
+                symbol:
+                    "std::pair<swift::GenericCacheEntry*, bool> swift::StableAddressConcurrentReadableHashMap<swift::GenericCacheEntry, swift::TaggedMetadataAllocator<(unsigned short)14>, swift::Mutex>::getOrInsert<swift::MetadataCacheKey>(swift::MetadataCacheKey)"
+            ) == .swiftRuntime)
+        #expect(
+            CostGroup.of(
+                object: core,
+                symbol:
+                    "bool swift::RefCounts<swift::RefCountBitsT<(swift::RefCountInlinedness)1> >::doDecrementSlow<(swift::PerformDeinit)1>(swift::RefCountBitsT<(swift::RefCountInlinedness)1>)"
+            ) == .swiftRuntime)
         #expect(CostGroup.of(object: core, symbol: "swift_retain") == .swiftRuntime)
         #expect(CostGroup.of(object: core, symbol: "merged Swift.Hasher._combine(Swift.UInt) -> ()") == .standardLibrary)
         #expect(CostGroup.of(object: core, symbol: "type metadata accessor for Swift._KeyPathBuffer") == .swiftRuntime)
     }
 
     static func profileRow(_ function: String, _ value: Double, strategy: String = "observable") -> ProfileRow {
-        let key = RowKey(suite: "latency", workload: "transaction-2-fields", strategy: strategy, executor: "main-actor", metric: "instructions", unit: "Ir/op",
-                         objects: 1_000, subscribers: 1, concurrency: 1)
+        let key = RowKey(
+            suite: "latency", workload: "transaction-2-fields", strategy: strategy, executor: "main-actor", metric: "instructions", unit: "Ir/op",
+            objects: 1_000, subscribers: 1, concurrency: 1)
         return ProfileRow(key: key, group: .swiftRuntime, function: function, selfPerOperation: value, inclusivePerOperation: value, object: "libswiftCore.so")
     }
 
@@ -139,7 +163,11 @@ struct ProfileTests {
         // The profiles of the gated row itself.
         let key = RowKey(baseline.rows[0])
         func keyed(_ rows: [ProfileRow]) -> ProfileSummary {
-            ProfileSummary(rows: rows.map { ProfileRow(key: key, group: $0.group, function: $0.function, selfPerOperation: $0.selfPerOperation, inclusivePerOperation: $0.inclusivePerOperation, object: $0.object) })
+            ProfileSummary(
+                rows: rows.map {
+                    ProfileRow(
+                        key: key, group: $0.group, function: $0.function, selfPerOperation: $0.selfPerOperation, inclusivePerOperation: $0.inclusivePerOperation, object: $0.object)
+                })
         }
         baseline.profiles = keyed(base)
         current.profiles = keyed(head)

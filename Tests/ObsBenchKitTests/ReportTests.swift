@@ -1,7 +1,8 @@
 import Foundation
-@testable import ObsBenchKit
 import ObservationStrategies
 import Testing
+
+@testable import ObsBenchKit
 
 /// The report and the claims check: verdicts on rows with known answers, the committed claims
 /// file against what obsbench can produce, and a report that stands alone.
@@ -10,8 +11,9 @@ struct ReportTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func row(_ suite: String, _ workload: String, _ strategy: String, _ metric: String, _ value: Double?, objects: Int = 1_000, subscribers: Int = 0) -> ResultRow {
-        ResultRow(runID: "r", suite: suite, workload: workload, strategy: strategy, executor: "main-actor", objects: objects, subscribers: subscribers,
-                  concurrency: 1, metric: metric, unit: "u", statistics: value.map { Statistics(exact: $0) }, note: value == nil ? "needs jemalloc" : "")
+        ResultRow(
+            runID: "r", suite: suite, workload: workload, strategy: strategy, executor: "main-actor", objects: objects, subscribers: subscribers,
+            concurrency: 1, metric: metric, unit: "u", statistics: value.map { Statistics(exact: $0) }, note: value == nil ? "needs jemalloc" : "")
     }
 
     static func claim(_ checks: [Check]) -> Claim {

@@ -8,8 +8,9 @@ import Testing
 @Suite("Scaling and consistency semantics", .timeLimit(.minutes(2)))
 @MainActor
 struct ScalingAndConsistencyTests {
-    @Test("per topology, re-runs per write are what each strategy's declared granularity says",
-          arguments: StrategyRegistry.all, ScalingTopology.allCases)
+    @Test(
+        "per topology, re-runs per write are what each strategy's declared granularity says",
+        arguments: StrategyRegistry.all, ScalingTopology.allCases)
     func rerunsPerTopology(entry: StrategyEntry, topology: ScalingTopology) async throws {
         let subscribers = 3
         let store = try entry.makeStore(TaskRecord.sample(count: 10))
@@ -114,15 +115,17 @@ struct ScalingAndConsistencyTests {
         let count = state(counts, order: [1, 4])
         let list = state([Self.listValues([1, 4]), Self.listValues([1, 2, 4], priorities: [2: 9])], order: [2, 3])
         // Runs: count(2) · list([4, 1]) → first emission · list([2, 4, 1]) with the old count → torn · count(3).
-        #expect(checker.shownStates(count: count, list: list) == [
-            ShownState(completed: 2, top: [4, 1]),
-            ShownState(completed: 2, top: [2, 4, 1]),
-            ShownState(completed: 3, top: [2, 4, 1]),
-        ])
+        #expect(
+            checker.shownStates(count: count, list: list) == [
+                ShownState(completed: 2, top: [4, 1]),
+                ShownState(completed: 2, top: [2, 4, 1]),
+                ShownState(completed: 3, top: [2, 4, 1]),
+            ])
     }
 
-    @Test("one observation with background writers: every strategy shows only states that existed at a commit",
-          arguments: StrategyRegistry.all, [1, 2])
+    @Test(
+        "one observation with background writers: every strategy shows only states that existed at a commit",
+        arguments: StrategyRegistry.all, [1, 2])
     func oneObservationNeverTears(entry: StrategyEntry, writers: Int) async throws {
         let context = WorkloadContext(runID: "test", suite: "consistency", strategy: entry, sampler: .quick, objects: 20, quick: true)
         let rows = try await InvariantWorkload(writers: writers).run(context).rows
@@ -133,8 +136,9 @@ struct ScalingAndConsistencyTests {
         #expect(entry.descriptor.capabilities.granularity == .none ? notifications == 0 : notifications > 0, "\(entry.name) records its notifications")
     }
 
-    @Test("two observations combined latest tear under every strategy that re-runs views, as the design notes predict",
-          arguments: StrategyRegistry.all)
+    @Test(
+        "two observations combined latest tear under every strategy that re-runs views, as the design notes predict",
+        arguments: StrategyRegistry.all)
     func combinedObservationsTear(entry: StrategyEntry) async throws {
         let context = WorkloadContext(runID: "test", suite: "consistency", strategy: entry, sampler: .quick, objects: 20, quick: true)
         let rows = try await InvariantWorkload(writers: 1, views: .combinedObservations).run(context).rows

@@ -1,6 +1,7 @@
-@testable import ObsBenchKit
 import ObservationStrategies
 import Testing
+
+@testable import ObsBenchKit
 
 /// The store-isolation suite's stores: the GCD store's same-queue paths, and nothing lost by any
 /// store under concurrent writers.

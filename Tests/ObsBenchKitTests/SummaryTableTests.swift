@@ -1,5 +1,6 @@
-@testable import ObsBenchKit
 import Testing
+
+@testable import ObsBenchKit
 
 /// The terminal tables: never wider than 120 columns, no ratio against a value that does not
 /// differ from the empty loop, and a scaling sweep that stops only where its growth is decided.
@@ -8,14 +9,16 @@ struct SummaryTableTests {
     static func latencyRow(_ workload: String, _ strategy: String, median: Double, p10: Double, objects: Int = 1_000) -> ResultRow {
         var statistics = Statistics(exact: median)
         statistics.p10 = p10
-        return ResultRow(runID: "r", suite: "latency", workload: workload, strategy: strategy, executor: "main-actor", objects: objects, subscribers: 0, concurrency: 1,
-                         metric: Metric.latency.name, unit: Metric.latency.unit, statistics: statistics)
+        return ResultRow(
+            runID: "r", suite: "latency", workload: workload, strategy: strategy, executor: "main-actor", objects: objects, subscribers: 0, concurrency: 1,
+            metric: Metric.latency.name, unit: Metric.latency.unit, statistics: statistics)
     }
 
     @Test("a table wider than 120 columns prints in parts that each fit and repeat the row label")
     func splitsToWidth() {
         let columns = (1...9).map { "a-rather-long-column-\($0)" }
-        let table = SummaryTable(suite: "memory", columns: columns, unit: "B", rows: [("observable-context", columns.map { _ in "1234.5 B" }), ("plain", columns.map { _ in "1 B" })])
+        let table = SummaryTable(
+            suite: "memory", columns: columns, unit: "B", rows: [("observable-context", columns.map { _ in "1234.5 B" }), ("plain", columns.map { _ in "1 B" })])
         let lines = table.text().split(separator: "\n")
         #expect(lines.allSatisfy { $0.count <= SummaryTable.width })
         #expect(table.columnParts.count == 3)  // 4 + 3 + 2 would also fit; 3 + 3 + 3 is as even
@@ -41,8 +44,10 @@ struct SummaryTableTests {
         #expect(SummaryTable.costCell(real, floor: removed, measure: .time) == "18.7 ns")
         #expect(SummaryTable.costCell(real, floor: Self.latencyRow("x", "plain", median: 1.87, p10: 1.5), measure: .time).hasPrefix("18.7 ns (×10"))
 
-        let rows = [removed, real, Self.latencyRow("read-untracked", "plain", median: 4, p10: 3), Self.latencyRow("read-untracked", "observable", median: 27, p10: 25),
-                    Self.latencyRow("scan-all", "plain", median: 27_000, p10: 26_000, objects: 10_000)]
+        let rows = [
+            removed, real, Self.latencyRow("read-untracked", "plain", median: 4, p10: 3), Self.latencyRow("read-untracked", "observable", median: 27, p10: 25),
+            Self.latencyRow("scan-all", "plain", median: 27_000, p10: 26_000, objects: 10_000),
+        ]
         let tables = SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "observable"])
         #expect(tables.map(\.title) == ["", "latency · concrete loops", "latency · scans"])
         #expect(tables[1].columns.first == "read-untracked")

@@ -17,13 +17,16 @@ struct ConformanceTests {
         let names = ConformanceCase.all.map(\.name)
         #expect(Set(names).count == names.count)
         #expect(names.count == 11)
-        let transactionalOnly = ConformanceCase.all.filter { !$0.appliesTo(Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false)) }
+        let transactionalOnly = ConformanceCase.all.filter {
+            !$0.appliesTo(Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false))
+        }
         #expect(transactionalOnly.map { $0.name.prefix(3) } == ["5b.", "5e."])
     }
 
     @Test("every strategy is registered once, with a unique name", arguments: [StrategyRegistry.names])
     func registry(names: [String]) {
         #expect(Set(names).count == names.count)
-        #expect(names == ["plain", "observable", "observations", "observable-context", "published", "deduplicated-object", "state-subject", "struct-vm", "grdb-queue", "grdb-pool"])
+        #expect(
+            names == ["plain", "observable", "observations", "observable-context", "published", "deduplicated-object", "state-subject", "struct-vm", "grdb-queue", "grdb-pool"])
     }
 }

@@ -1,5 +1,6 @@
-@testable import ObservationStrategies
 import Testing
+
+@testable import ObservationStrategies
 
 /// The asynchronous strategies' `settle()` waits only for the views a write concerned: its
 /// bookkeeping (views inspected) must not grow with views that sit idle in the store, or the
@@ -9,8 +10,10 @@ import Testing
 struct SettleBookkeepingTests {
     /// Views settle inspects over `writes` writes to record 1's title, with `idle` views armed
     /// on other records (none of which a write concerns) and one view reading the written title.
-    static func inspections<Store: ObservationStrategy>(_ type: Store.Type, idle: Int, writes: Int = 20,
-                                                        pending: KeyPath<Store, PendingViews>) async throws -> Int {
+    static func inspections<Store: ObservationStrategy>(
+        _ type: Store.Type, idle: Int, writes: Int = 20,
+        pending: KeyPath<Store, PendingViews>
+    ) async throws -> Int {
         let store = try Store(records: TaskRecord.sample(count: idle + 1))
         let watched = try store.subscribe(.record(1, .title))
         let idleViews = try (0..<idle).map { try store.subscribe(.record($0 + 2, .title)) }

@@ -34,8 +34,9 @@ struct StressTests {
 
     enum StressFailure: Error { case wrongField }
 
-    @Test("writers on several pool threads at once lose no update; views end on the final values and re-run as often as declared",
-          arguments: StrategyRegistry.all)
+    @Test(
+        "writers on several pool threads at once lose no update; views end on the final values and re-run as often as declared",
+        arguments: StrategyRegistry.all)
     func concurrentWriters(entry: StrategyEntry) async throws {
         let capabilities = entry.descriptor.capabilities
         let shared = SharedStore(try entry.makeStore(TaskRecord.sample(count: Self.writers + 1)))

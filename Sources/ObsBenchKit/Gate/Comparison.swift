@@ -62,9 +62,10 @@ public struct RunComparison: Sendable {
         let unmeasuredNow = Self.unmeasured(current)
         // Which strategies deliver asynchronously, from each run's run.json (a strategy this
         // binary does not know is described there), else from the built-in strategies.
-        let asynchronous = Set((Set(baseline.rows.map(\.strategy)).union(current.rows.map(\.strategy))).filter { strategy in
-            RunMetadata.descriptor(of: strategy, in: [current.metadata, baseline.metadata])?.capabilities.delivery == .asynchronous
-        })
+        let asynchronous = Set(
+            (Set(baseline.rows.map(\.strategy)).union(current.rows.map(\.strategy))).filter { strategy in
+                RunMetadata.descriptor(of: strategy, in: [current.metadata, baseline.metadata])?.capabilities.delivery == .asynchronous
+            })
         var comparisons: [MetricComparison] = []
         // Timings beyond their threshold wait for their p-value to be judged together (Holm).
         var pending: [(index: Int, p: Double, worse: Bool, rounds: (Int, Int))] = []
@@ -75,7 +76,9 @@ public struct RunComparison: Sendable {
                 if case .informational = GatePolicy.metricClass(old.row.metric) {
                     // Reported, never judged, and some have no value when an input came out at
                     // zero (a throughput, a growth fit): a crash shows in the gated rows.
-                    comparisons.append(MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .informational, reason: "no value in the current run; not gated"))
+                    comparisons.append(
+                        MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .informational, reason: "no value in the current run; not gated")
+                    )
                     continue
                 }
                 let reason = unmeasuredNow.contains(key) ? "in the current run without a value (see its note)" : "not in the current run"
@@ -98,12 +101,15 @@ public struct RunComparison: Sendable {
         let firstLevel = policy.significance / Double(max(judgedTimings, 1))
         if let (m, n) = mostRounds, MannWhitneyU.smallestTwoSidedPValue(m, n) >= firstLevel {
             let needed = MannWhitneyU.roundsNeeded(level: firstLevel)
-            notes.append("No timing can be judged a regression or an improvement here: with \(judgedTimings) timings judged, Holm's first level is \(NumberFormat.pValue(policy.significance)) / \(judgedTimings) = \(NumberFormat.pValue(firstLevel)), and the smallest two-sided p that \(m) and \(n) rounds can give is \(NumberFormat.pValue(MannWhitneyU.smallestTwoSidedPValue(m, n))). A verdict needs \(needed) rounds on each side (--rounds \(needed)), or fewer timings judged (--strategy, --suite).")
+            notes.append(
+                "No timing can be judged a regression or an improvement here: with \(judgedTimings) timings judged, Holm's first level is \(NumberFormat.pValue(policy.significance)) / \(judgedTimings) = \(NumberFormat.pValue(firstLevel)), and the smallest two-sided p that \(m) and \(n) rounds can give is \(NumberFormat.pValue(MannWhitneyU.smallestTwoSidedPValue(m, n))). A verdict needs \(needed) rounds on each side (--rounds \(needed)), or fewer timings judged (--strategy, --suite)."
+            )
         }
         var stillRejecting = true
         for (step, candidate) in pending.sorted(by: { $0.p < $1.p }).enumerated() {
             let level = policy.significance / Double(max(judgedTimings - step, 1))
-            let test = "two-sided exact Mann-Whitney on round medians (\(candidate.rounds.0) vs \(candidate.rounds.1)) p = \(NumberFormat.pValue(candidate.p)), Holm level \(NumberFormat.pValue(level)) (\(NumberFormat.pValue(policy.significance)) over \(judgedTimings) timings)"
+            let test =
+                "two-sided exact Mann-Whitney on round medians (\(candidate.rounds.0) vs \(candidate.rounds.1)) p = \(NumberFormat.pValue(candidate.p)), Holm level \(NumberFormat.pValue(level)) (\(NumberFormat.pValue(policy.significance)) over \(judgedTimings) timings)"
             if stillRejecting && candidate.p < level {
                 comparisons[candidate.index].verdict = candidate.worse ? .regression : .improvement
                 comparisons[candidate.index].reason += ", " + test
@@ -156,7 +162,7 @@ public struct RunComparison: Sendable {
         }
         var floors: [String: Double] = [:]
         if policy.normalizeToPlain {
-            for row in run.rows where row.strategy == "plain" && row.metric == Metric.latency.name {
+            for row in run.rows where row.strategy == RowKey.floorStrategy && row.metric == Metric.latency.name {
                 if let median = row.statistics?.median, median > 0 { floors[RowKey(row).plainFloor] = median }
             }
         }
@@ -175,8 +181,9 @@ public struct RunComparison: Sendable {
                 value /= floor
                 roundMedians = roundMedians.map { $0 / floor }
             }
-            index[key(row)] = Measured(row: row, value: value, roundMedians: roundMedians,
-                                       sharedSamples: !rowSamples.isEmpty && (rowsPerSampleKey[sampleKey(row)] ?? 0) > 1)
+            index[key(row)] = Measured(
+                row: row, value: value, roundMedians: roundMedians,
+                sharedSamples: !rowSamples.isEmpty && (rowsPerSampleKey[sampleKey(row)] ?? 0) > 1)
         }
         return index
     }
@@ -191,8 +198,9 @@ public struct RunComparison: Sendable {
     }
 
     static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy, asynchronous: Bool) -> (MetricComparison, TimingTest) {
-        var result = MetricComparison(key: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
-                                      baseline: old.value, current: new.value, verdict: .unchanged, reason: "", rowKey: RowKey(new.row))
+        var result = MetricComparison(
+            key: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
+            baseline: old.value, current: new.value, verdict: .unchanged, reason: "", rowKey: RowKey(new.row))
         var test = TimingTest()
         switch GatePolicy.metricClass(old.row.metric) {
         case .informational(let why):
@@ -208,7 +216,8 @@ public struct RunComparison: Sendable {
             } else if new.value < old.value - allowed {
                 result.verdict = .improvement
             }
-            result.reason = "instructions, ±\(NumberFormat.percent(tolerance)) tolerance (\(policy.instructionToleranceReason(strategy: old.row.strategy, asynchronous: asynchronous)))"
+            result.reason =
+                "instructions, ±\(NumberFormat.percent(tolerance)) tolerance (\(policy.instructionToleranceReason(strategy: old.row.strategy, asynchronous: asynchronous)))"
         case .count where !policy.gatesAsynchronousCounts && asynchronous:
             result.verdict = .informational
             result.reason = "asynchronous strategy's count, reported only (--async-counts report)"
@@ -232,7 +241,8 @@ public struct RunComparison: Sendable {
             let fewest = min(old.roundMedians.count, new.roundMedians.count)
             guard fewest >= GatePolicy.minimumRounds, !old.sharedSamples, !new.sharedSamples else {
                 result.verdict = .informational
-                result.reason = old.sharedSamples || new.sharedSamples
+                result.reason =
+                    old.sharedSamples || new.sharedSamples
                     ? "not judged: its samples cannot be told apart from another row's (samples.csv has no concurrency or executor column)"
                     : "not judged: \(fewest) worker round(s) on a side, and samples of one process are not independent (needs \(GatePolicy.minimumRounds)+ rounds, --rounds)"
                 return (result, test)

@@ -24,7 +24,9 @@ public struct ComparisonReport: Sendable {
     var regressionMovers: [(key: String, movers: [ProfileSummary.Mover]?, missing: String?)] {
         comparison.comparisons.filter { $0.verdict == .regression && $0.unit == Metric.instructions.unit }.map { item in
             guard let rowKey = item.rowKey else { return (item.key, nil, "the row is not in both runs") }
-            guard let base = profiles.baseline, base.row(rowKey) != nil else { return (item.key, nil, "the baseline has no profile of it (a baseline made before profile.csv: remake it to see which function moved)") }
+            guard let base = profiles.baseline, base.row(rowKey) != nil else {
+                return (item.key, nil, "the baseline has no profile of it (a baseline made before profile.csv: remake it to see which function moved)")
+            }
             guard let now = profiles.current, now.row(rowKey) != nil else { return (item.key, nil, "the current run has no profile of it") }
             return (item.key, Array(ProfileSummary.movers(base: base, current: now, key: rowKey).prefix(Self.moversShown)), nil)
         }
@@ -32,11 +34,12 @@ public struct ComparisonReport: Sendable {
 
     public var headline: String {
         let counts = Dictionary(grouping: comparison.comparisons, by: \.verdict).mapValues(\.count)
-        let verdict = switch comparison.exitStatus {
-        case .regression: counts[.regression] != nil ? "REGRESSION" : "FAILED (metrics missing from the current run)"
-        case .onlyImprovements: "improvements only"
-        default: "no regression"
-        }
+        let verdict =
+            switch comparison.exitStatus {
+            case .regression: counts[.regression] != nil ? "REGRESSION" : "FAILED (metrics missing from the current run)"
+            case .onlyImprovements: "improvements only"
+            default: "no regression"
+            }
         let parts = [Verdict.regression, .improvement, .unchanged, .informational, .missing, .added].compactMap { kind in
             counts[kind].map { "\($0) \(kind.rawValue)" }
         }
@@ -45,8 +48,10 @@ public struct ComparisonReport: Sendable {
 
     var table: [[String]] {
         comparison.comparisons.map { item in
-            [item.verdict.rawValue, item.key, item.baseline.map(NumberFormat.compared) ?? "—", item.current.map(NumberFormat.compared) ?? "—",
-             item.change.map(NumberFormat.change) ?? "—", item.unit, item.reason]
+            [
+                item.verdict.rawValue, item.key, item.baseline.map(NumberFormat.compared) ?? "—", item.current.map(NumberFormat.compared) ?? "—",
+                item.change.map(NumberFormat.change) ?? "—", item.unit, item.reason,
+            ]
         }
     }
 
@@ -55,15 +60,18 @@ public struct ComparisonReport: Sendable {
     public func text() -> String {
         "baseline: \(baselineSource)\ncurrent:  \(currentSource)\n\(headline)\n\n" + TextTable(header: Self.header, rows: table).text()
             + regressionMovers.map { regression in
-                "\nwhich functions moved in \(regression.key):\n" + (regression.movers.map { ProfileSummary.moversTable($0).text() } ?? "  not known: \(regression.missing ?? "")\n")
+                "\nwhich functions moved in \(regression.key):\n"
+                    + (regression.movers.map { ProfileSummary.moversTable($0).text() } ?? "  not known: \(regression.missing ?? "")\n")
             }.joined()
             + comparison.notes.map { "\nnote: \($0)\n" }.joined()
     }
 
     public func markdown() -> String {
-        "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n" + TextTable(header: Self.header, rows: table, alignment: .right([2, 3, 4])).markdown()
+        "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n"
+            + TextTable(header: Self.header, rows: table, alignment: .right([2, 3, 4])).markdown()
             + regressionMovers.map { regression in
-                "\n#### Which functions moved in `\(regression.key)`\n\n" + (regression.movers.map { ProfileSummary.moversTable($0, indent: "").markdown() } ?? "Not known: \(regression.missing ?? "")\n")
+                "\n#### Which functions moved in `\(regression.key)`\n\n"
+                    + (regression.movers.map { ProfileSummary.moversTable($0, indent: "").markdown() } ?? "Not known: \(regression.missing ?? "")\n")
             }.joined()
             + comparison.notes.map { "\n> \($0)\n" }.joined()
     }

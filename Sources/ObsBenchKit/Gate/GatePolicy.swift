@@ -45,10 +45,12 @@ public struct GatePolicy: Sendable {
     /// moved by 0.5 Ir/op between runs).
     public static let instructionToleranceFloor = 1.0
 
-    public init(timingThreshold: Double = 0.05, significance: Double = 0.05, timingThresholds: [String: Double] = [:], asynchronousCountTolerance: Double = 0.05,
-                normalizeToPlain: Bool = false, gatesTimings: Bool = true, gatesAsynchronousCounts: Bool = true,
-                instructionTolerance: Double = GatePolicy.defaultInstructionTolerance,
-                asynchronousInstructionTolerance: Double = GatePolicy.defaultAsynchronousInstructionTolerance) {
+    public init(
+        timingThreshold: Double = 0.05, significance: Double = 0.05, timingThresholds: [String: Double] = [:], asynchronousCountTolerance: Double = 0.05,
+        normalizeToPlain: Bool = false, gatesTimings: Bool = true, gatesAsynchronousCounts: Bool = true,
+        instructionTolerance: Double = GatePolicy.defaultInstructionTolerance,
+        asynchronousInstructionTolerance: Double = GatePolicy.defaultAsynchronousInstructionTolerance
+    ) {
         self.timingThreshold = timingThreshold
         self.significance = significance
         self.timingThresholds = timingThresholds
@@ -78,11 +80,12 @@ public struct GatePolicy: Sendable {
     /// How far an instruction count may move: wider for a row that counts other threads whose
     /// timing varies (an asynchronous strategy's, or a hop's, whose strategy is `-`).
     public func instructionTolerance(strategy: String, asynchronous: Bool) -> Double {
-        strategy == "-" || asynchronous ? asynchronousInstructionTolerance : instructionTolerance
+        strategy == RowKey.noStrategy || asynchronous ? asynchronousInstructionTolerance : instructionTolerance
     }
 
     func instructionToleranceReason(strategy: String, asynchronous: Bool) -> String {
-        strategy == "-" ? "a hop: pool threads' timing moves the count"
+        strategy == RowKey.noStrategy
+            ? "a hop: pool threads' timing moves the count"
             : asynchronous ? "asynchronous strategy: its delivery threads' timing moves the count" : "synchronous strategy"
     }
 

@@ -139,8 +139,9 @@ public struct CallgrindCounts: Sendable, Equatable {
     /// simulated machine would spend, not a measurement of this one.
     public var estimatedCycles: Double? {
         guard let ir = events["Ir"], let dr = events["Dr"], let dw = events["Dw"],
-              let i1 = events["I1mr"], let d1r = events["D1mr"], let d1w = events["D1mw"],
-              let il = events["ILmr"], let dlr = events["DLmr"], let dlw = events["DLmw"] else { return nil }
+            let i1 = events["I1mr"], let d1r = events["D1mr"], let d1w = events["D1mw"],
+            let il = events["ILmr"], let dlr = events["DLmr"], let dlw = events["DLmw"]
+        else { return nil }
         let ram = Double(il + dlr + dlw)
         let l1Misses = Double(i1 + d1r + d1w)
         let l1Hits = Double(ir + dr + dw) - l1Misses

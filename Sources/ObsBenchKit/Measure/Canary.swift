@@ -24,7 +24,8 @@ public struct Canary: Sendable, Equatable {
     /// Reads `STRATEGY:PERCENT`; nil for anything else.
     public static func parse(_ value: String?) -> Canary? {
         guard let parts = value?.split(separator: ":"), parts.count == 2, let percent = Double(parts[1]),
-              percent.isFinite, percent > 0, percent <= 1_000 else { return nil }
+            percent.isFinite, percent > 0, percent <= 1_000
+        else { return nil }
         return Canary(strategy: String(parts[0]), fraction: percent / 100)
     }
 

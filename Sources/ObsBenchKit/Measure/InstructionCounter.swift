@@ -113,8 +113,9 @@ public struct InstructionCounter {
             operationShort: operation[median].dumps[0].file, operationLong: operation[median].dumps[1].file,
             emptyShort: empty[emptyMedian].dumps[0].file, emptyLong: empty[emptyMedian].dumps[1].file,
             operations: settings.longLength - settings.shortLength)
-        return Counted(instructionsPerOperation: operation.map { $0.instructions - overhead },
-                       loopOverheadInstructions: overhead, estimatedCyclesPerOperation: cycles, settings: settings, profileDumps: dumps)
+        return Counted(
+            instructionsPerOperation: operation.map { $0.instructions - overhead },
+            loopOverheadInstructions: overhead, estimatedCyclesPerOperation: cycles, settings: settings, profileDumps: dumps)
     }
 
     struct PerOperation {

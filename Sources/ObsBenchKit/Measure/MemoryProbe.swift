@@ -1,8 +1,9 @@
 import CMallocInfo
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads the process allocator's own count of live heap bytes and of allocations made, so a
@@ -124,52 +125,54 @@ public struct MemoryProbe: Sendable {
 
         init?() {
             #if os(Linux)
-            let process = dlopen(nil, RTLD_NOW)
-            guard let mallctlSymbol = dlsym(process, "mallctl"), let byMIBSymbol = dlsym(process, "mallctlbymib"),
-                  let toMIBSymbol = dlsym(process, "mallctlnametomib"), let nallocxSymbol = dlsym(process, "nallocx") else { return nil }
-            let mallctl = unsafeBitCast(mallctlSymbol, to: Mallctl.self)
-            let toMIB = unsafeBitCast(toMIBSymbol, to: MallctlNameToMIB.self)
-            byMIB = unsafeBitCast(byMIBSymbol, to: MallctlByMIB.self)
-            nallocx = unsafeBitCast(nallocxSymbol, to: Nallocx.self)
-            func mib(_ name: String) -> [Int]? {
-                var buffer = [Int](repeating: 0, count: 8)
-                var length = buffer.count
-                return toMIB(name, &buffer, &length) == 0 ? Array(buffer[..<length]) : nil
-            }
-            func number<T: FixedWidthInteger>(_ name: String, as: T.Type) -> T? {
-                var value: T = 0
-                var length = MemoryLayout<T>.size
-                return mallctl(name, &value, &length, nil, 0) == 0 ? value : nil
-            }
-            var versionPointer: UnsafePointer<CChar>?
-            var versionLength = MemoryLayout<UnsafePointer<CChar>>.size
-            version = mallctl("version", &versionPointer, &versionLength, nil, 0) == 0 ? versionPointer.map { String(cString: $0) } ?? "unknown version" : "unknown version"
-            // 4096 is MALLCTL_ARENAS_ALL: the sum over every arena.
-            guard let epoch = mib("epoch"), let allocated = mib("stats.allocated"),
-                  let smallCount = mib("stats.arenas.4096.small.nmalloc"), let largeCount = mib("stats.arenas.4096.large.nmalloc"),
-                  let smallFrees = mib("stats.arenas.4096.small.ndalloc"), let largeFrees = mib("stats.arenas.4096.large.ndalloc"),
-                  let threadAllocated = mib("thread.allocated"), let threadDeallocated = mib("thread.deallocated"),
-                  let bins = number("arenas.nbins", as: UInt32.self), let extents = number("arenas.nlextents", as: UInt32.self) else { return nil }
-            var classes: [(size: Int, count: [Int])] = []
-            for bin in 0..<bins {
-                guard let size = number("arenas.bin.\(bin).size", as: Int.self), let count = mib("stats.arenas.4096.bins.\(bin).nmalloc") else { return nil }
-                classes.append((size, count))
-            }
-            for extent in 0..<extents {
-                guard let size = number("arenas.lextent.\(extent).size", as: Int.self), let count = mib("stats.arenas.4096.lextents.\(extent).nmalloc") else { return nil }
-                classes.append((size, count))
-            }
-            self.epoch = epoch
-            self.allocated = allocated
-            self.smallCount = smallCount
-            self.largeCount = largeCount
-            self.smallFrees = smallFrees
-            self.largeFrees = largeFrees
-            self.threadAllocated = threadAllocated
-            self.threadDeallocated = threadDeallocated
-            sizeClassCounts = classes
+                let process = dlopen(nil, RTLD_NOW)
+                guard let mallctlSymbol = dlsym(process, "mallctl"), let byMIBSymbol = dlsym(process, "mallctlbymib"),
+                    let toMIBSymbol = dlsym(process, "mallctlnametomib"), let nallocxSymbol = dlsym(process, "nallocx")
+                else { return nil }
+                let mallctl = unsafeBitCast(mallctlSymbol, to: Mallctl.self)
+                let toMIB = unsafeBitCast(toMIBSymbol, to: MallctlNameToMIB.self)
+                byMIB = unsafeBitCast(byMIBSymbol, to: MallctlByMIB.self)
+                nallocx = unsafeBitCast(nallocxSymbol, to: Nallocx.self)
+                func mib(_ name: String) -> [Int]? {
+                    var buffer = [Int](repeating: 0, count: 8)
+                    var length = buffer.count
+                    return toMIB(name, &buffer, &length) == 0 ? Array(buffer[..<length]) : nil
+                }
+                func number<T: FixedWidthInteger>(_ name: String, as: T.Type) -> T? {
+                    var value: T = 0
+                    var length = MemoryLayout<T>.size
+                    return mallctl(name, &value, &length, nil, 0) == 0 ? value : nil
+                }
+                var versionPointer: UnsafePointer<CChar>?
+                var versionLength = MemoryLayout<UnsafePointer<CChar>>.size
+                version = mallctl("version", &versionPointer, &versionLength, nil, 0) == 0 ? versionPointer.map { String(cString: $0) } ?? "unknown version" : "unknown version"
+                // 4096 is MALLCTL_ARENAS_ALL: the sum over every arena.
+                guard let epoch = mib("epoch"), let allocated = mib("stats.allocated"),
+                    let smallCount = mib("stats.arenas.4096.small.nmalloc"), let largeCount = mib("stats.arenas.4096.large.nmalloc"),
+                    let smallFrees = mib("stats.arenas.4096.small.ndalloc"), let largeFrees = mib("stats.arenas.4096.large.ndalloc"),
+                    let threadAllocated = mib("thread.allocated"), let threadDeallocated = mib("thread.deallocated"),
+                    let bins = number("arenas.nbins", as: UInt32.self), let extents = number("arenas.nlextents", as: UInt32.self)
+                else { return nil }
+                var classes: [(size: Int, count: [Int])] = []
+                for bin in 0..<bins {
+                    guard let size = number("arenas.bin.\(bin).size", as: Int.self), let count = mib("stats.arenas.4096.bins.\(bin).nmalloc") else { return nil }
+                    classes.append((size, count))
+                }
+                for extent in 0..<extents {
+                    guard let size = number("arenas.lextent.\(extent).size", as: Int.self), let count = mib("stats.arenas.4096.lextents.\(extent).nmalloc") else { return nil }
+                    classes.append((size, count))
+                }
+                self.epoch = epoch
+                self.allocated = allocated
+                self.smallCount = smallCount
+                self.largeCount = largeCount
+                self.smallFrees = smallFrees
+                self.largeFrees = largeFrees
+                self.threadAllocated = threadAllocated
+                self.threadDeallocated = threadDeallocated
+                sizeClassCounts = classes
             #else
-            return nil
+                return nil
             #endif
         }
 

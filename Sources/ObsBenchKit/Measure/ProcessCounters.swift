@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the kernel counts for this process: context switches of every thread it has had
@@ -16,15 +17,15 @@ public struct ProcessCounters: Sendable, Equatable {
     public static func read() -> ProcessCounters? {
         var usage = rusage()
         #if os(Linux)
-        let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+            let who = __rusage_who_t(RUSAGE_SELF.rawValue)
         #else
-        let who = RUSAGE_SELF
+            let who = RUSAGE_SELF
         #endif
         guard getrusage(who, &usage) == 0 else { return nil }
         #if os(Linux)
-        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.count
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.count
         #else
-        let threads: Int? = nil
+            let threads: Int? = nil
         #endif
         return ProcessCounters(voluntarySwitches: Int(usage.ru_nvcsw), involuntarySwitches: Int(usage.ru_nivcsw), threads: threads)
     }
@@ -32,9 +33,9 @@ public struct ProcessCounters: Sendable, Equatable {
     /// An id of the calling thread, distinct among the threads alive at once (`pthread_self`).
     public static func currentThreadID() -> Int {
         #if os(Linux)
-        return Int(bitPattern: pthread_self())
+            return Int(bitPattern: pthread_self())
         #else
-        return Int(bitPattern: UnsafeRawPointer(pthread_self()))
+            return Int(bitPattern: UnsafeRawPointer(pthread_self()))
         #endif
     }
 

@@ -161,7 +161,8 @@ public struct CallgrindProfile: Sendable {
         /// `f'2` (Callgrind's name for a recursive activation of `f`) is `f`.
         static func withoutRecursionLevel(_ name: String) -> String {
             guard let quote = name.lastIndex(of: "'"), name.index(after: quote) < name.endIndex,
-                  name[name.index(after: quote)...].allSatisfy(\.isNumber) else { return name }
+                name[name.index(after: quote)...].allSatisfy(\.isNumber)
+            else { return name }
             return String(name[..<quote])
         }
 

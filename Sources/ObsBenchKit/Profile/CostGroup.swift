@@ -76,11 +76,15 @@ public enum CostGroup: String, CaseIterable, Sendable, Codable {
     /// The C library: the allocator, locks, or the rest.
     static func cLibrary(_ symbol: String) -> CostGroup {
         let name = symbol.drop(while: { $0 == "_" })
-        let allocator = ["malloc", "free", "calloc", "realloc", "cfree", "memalign", "posix_memalign", "aligned_alloc", "int_malloc", "int_free",
-                         "libc_malloc", "libc_free", "libc_calloc", "tcache", "malloc_consolidate", "unlink_chunk", "sysmalloc", "int_realloc"]
+        let allocator = [
+            "malloc", "free", "calloc", "realloc", "cfree", "memalign", "posix_memalign", "aligned_alloc", "int_malloc", "int_free",
+            "libc_malloc", "libc_free", "libc_calloc", "tcache", "malloc_consolidate", "unlink_chunk", "sysmalloc", "int_realloc",
+        ]
         if allocator.contains(where: { name.hasPrefix($0) }) { return .allocator }
-        let locks = ["pthread_mutex", "pthread_rwlock", "pthread_cond", "pthread_once", "pthread_spin", "lll_", "futex", "sem_", "atomic", "GI___pthread_mutex",
-                     "GI___lll", "pthread_getspecific", "pthread_setspecific"]
+        let locks = [
+            "pthread_mutex", "pthread_rwlock", "pthread_cond", "pthread_once", "pthread_spin", "lll_", "futex", "sem_", "atomic", "GI___pthread_mutex",
+            "GI___lll", "pthread_getspecific", "pthread_setspecific",
+        ]
         if locks.contains(where: { name.hasPrefix($0) }) { return .locks }
         return .other
     }

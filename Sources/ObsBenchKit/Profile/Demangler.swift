@@ -60,4 +60,5 @@ public enum Demangler {
 @_silgen_name("swift_demangle")
 private func runtimeDemangle(
     _ mangledName: UnsafePointer<UInt8>?, _ mangledNameLength: Int, _ outputBuffer: UnsafeMutablePointer<CChar>?,
-    _ outputBufferSize: UnsafeMutablePointer<Int>?, _ flags: UInt32) -> UnsafeMutablePointer<CChar>?
+    _ outputBufferSize: UnsafeMutablePointer<Int>?, _ flags: UInt32
+) -> UnsafeMutablePointer<CChar>?

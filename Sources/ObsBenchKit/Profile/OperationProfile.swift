@@ -48,13 +48,16 @@ public struct OperationProfile: Sendable {
             let file = URL(fileURLWithPath: name).lastPathComponent
             return try CallgrindProfile(contentsOf: folder.appendingPathComponent(file).path)
         }
-        try self.init(key: key, operation: (try read(dumps.operationShort), try read(dumps.operationLong)),
-                      empty: (try read(dumps.emptyShort), try read(dumps.emptyLong)), operations: dumps.operations, names: names)
+        try self.init(
+            key: key, operation: (try read(dumps.operationShort), try read(dumps.operationLong)),
+            empty: (try read(dumps.emptyShort), try read(dumps.emptyLong)), operations: dumps.operations, names: names)
     }
 
     /// The difference of four parsed dumps over `operations` operations.
-    public init(key: RowKey, operation: (short: CallgrindProfile, long: CallgrindProfile), empty: (short: CallgrindProfile, long: CallgrindProfile),
-                operations: Int, names: DemangledNames = DemangledNames()) throws {
+    public init(
+        key: RowKey, operation: (short: CallgrindProfile, long: CallgrindProfile), empty: (short: CallgrindProfile, long: CallgrindProfile),
+        operations: Int, names: DemangledNames = DemangledNames()
+    ) throws {
         guard operations > 0 else { throw ProfileError.unreadableDump(file: operation.long.trigger, reason: "a profile needs a long loop longer than the short one") }
         self.key = key
         let length = Double(operations)
@@ -92,8 +95,9 @@ public struct OperationProfile: Sendable {
     /// The rows of `profile.csv`.
     public var rows: [ProfileRow] {
         functions.map { function in
-            ProfileRow(key: key, group: function.group, function: function.name, selfPerOperation: function.selfPerOperation,
-                       inclusivePerOperation: function.inclusivePerOperation, object: URL(fileURLWithPath: function.id.object).lastPathComponent)
+            ProfileRow(
+                key: key, group: function.group, function: function.name, selfPerOperation: function.selfPerOperation,
+                inclusivePerOperation: function.inclusivePerOperation, object: URL(fileURLWithPath: function.id.object).lastPathComponent)
         }
     }
 
@@ -124,8 +128,10 @@ public struct OperationProfile: Sendable {
 
     /// A file name for the profile, from its row's names.
     public var fileName: String {
-        let parts = [key.suite, key.workload, key.strategy == "-" ? nil : key.strategy, key.executor == "main-actor" ? nil : key.executor,
-                     key.concurrency == 1 ? nil : "c\(key.concurrency)", "n\(key.objects)", key.subscribers == 0 ? nil : "s\(key.subscribers)"]
+        let parts = [
+            key.suite, key.workload, key.strategy == RowKey.noStrategy ? nil : key.strategy, key.executor == RowKey.mainActor ? nil : key.executor,
+            key.concurrency == 1 ? nil : "c\(key.concurrency)", "n\(key.objects)", key.subscribers == 0 ? nil : "s\(key.subscribers)",
+        ]
         return parts.compactMap { $0 }.joined(separator: ".").map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.map(String.init).joined() + ".callgrind"
     }
 }

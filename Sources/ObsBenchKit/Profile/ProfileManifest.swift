@@ -14,8 +14,9 @@ public struct ProfileManifest: Codable, Sendable, Equatable {
         public var dumps: ProfileDumps
 
         public var key: RowKey {
-            RowKey(suite: suite, workload: workload, strategy: strategy, executor: executor, metric: Metric.instructions.name, unit: Metric.instructions.unit,
-                   objects: objects, subscribers: subscribers, concurrency: concurrency)
+            RowKey(
+                suite: suite, workload: workload, strategy: strategy, executor: executor, metric: Metric.instructions.name, unit: Metric.instructions.unit,
+                objects: objects, subscribers: subscribers, concurrency: concurrency)
         }
     }
 
@@ -25,8 +26,9 @@ public struct ProfileManifest: Codable, Sendable, Equatable {
     public init(rows: [ResultRow]) {
         entries = rows.compactMap { row in
             row.profileDumps.map {
-                Entry(suite: row.suite, workload: row.workload, strategy: row.strategy, executor: row.executor,
-                      objects: row.objects, subscribers: row.subscribers, concurrency: row.concurrency, dumps: $0)
+                Entry(
+                    suite: row.suite, workload: row.workload, strategy: row.strategy, executor: row.executor,
+                    objects: row.objects, subscribers: row.subscribers, concurrency: row.concurrency, dumps: $0)
             }
         }
     }

@@ -48,8 +48,9 @@ public struct ProfileRow: Sendable, Equatable {
 
     /// The `instructions` row of `results.csv` this profile divides.
     public var key: RowKey {
-        RowKey(suite: suite, workload: workload, strategy: strategy, executor: executor, metric: Metric.instructions.name, unit: Metric.instructions.unit,
-               objects: objects, subscribers: subscribers, concurrency: concurrency)
+        RowKey(
+            suite: suite, workload: workload, strategy: strategy, executor: executor, metric: Metric.instructions.name, unit: Metric.instructions.unit,
+            objects: objects, subscribers: subscribers, concurrency: concurrency)
     }
 
     /// The header of `profile.csv`, in order.
@@ -60,8 +61,10 @@ public struct ProfileRow: Sendable, Equatable {
 
     public var fields: [String] {
         func number(_ value: Double?) -> String { value.map { NumberFormat.csv(($0 * 1_000).rounded() / 1_000) } ?? "" }
-        return [suite, workload, strategy, executor, String(concurrency), group.rawValue, function, number(selfPerOperation), number(inclusivePerOperation),
-                String(objects), String(subscribers), object]
+        return [
+            suite, workload, strategy, executor, String(concurrency), group.rawValue, function, number(selfPerOperation), number(inclusivePerOperation),
+            String(objects), String(subscribers), object,
+        ]
     }
 
     /// Reads `profile.csv`; errors name the file, the line and the reason.
@@ -86,15 +89,18 @@ public struct ProfileRow: Sendable, Equatable {
             let fields = record.fields
             func fail(_ reason: String) -> ResultsReader.ReadError { ResultsReader.ReadError(file: file, line: record.line, reason: reason) }
             guard fields.count >= columns.count else { throw fail("\(fields.count) fields, expected \(columns.count) (truncated row?)") }
-            guard let concurrency = Int(fields[4]), let objects = Int(fields[9]), let subscribers = Int(fields[10]) else { throw fail("concurrency, objects and subscribers must be whole numbers") }
+            guard let concurrency = Int(fields[4]), let objects = Int(fields[9]), let subscribers = Int(fields[10]) else {
+                throw fail("concurrency, objects and subscribers must be whole numbers")
+            }
             guard let group = CostGroup(rawValue: fields[5]) else { throw fail("unknown group '\(fields[5])'") }
             func number(_ index: Int) throws -> Double? {
                 if fields[index].isEmpty { return nil }
                 guard let value = Double(fields[index]), value.isFinite else { throw fail("\(columns[index]) '\(fields[index])' is not a number") }
                 return value
             }
-            let key = RowKey(suite: fields[0], workload: fields[1], strategy: fields[2], executor: fields[3], metric: Metric.instructions.name, unit: Metric.instructions.unit,
-                             objects: objects, subscribers: subscribers, concurrency: concurrency)
+            let key = RowKey(
+                suite: fields[0], workload: fields[1], strategy: fields[2], executor: fields[3], metric: Metric.instructions.name, unit: Metric.instructions.unit,
+                objects: objects, subscribers: subscribers, concurrency: concurrency)
             return ProfileRow(key: key, group: group, function: fields[6], selfPerOperation: try number(7), inclusivePerOperation: try number(8), object: fields[11])
         }
     }

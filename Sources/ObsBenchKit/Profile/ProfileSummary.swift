@@ -139,8 +139,10 @@ public struct ProfileSummary: Sendable {
         }
         text += "\n"
         let functions = row.topFunctions.prefix(top).map { function in
-            [NumberFormat.irPerOperation(function.selfPerOperation ?? 0), NumberFormat.irPerOperation(function.inclusivePerOperation ?? 0),
-             share(function.selfPerOperation ?? 0, of: total), function.group.rawValue, shortName(function.function)]
+            [
+                NumberFormat.irPerOperation(function.selfPerOperation ?? 0), NumberFormat.irPerOperation(function.inclusivePerOperation ?? 0),
+                share(function.selfPerOperation ?? 0, of: total), function.group.rawValue, shortName(function.function),
+            ]
         }
         text += TextTable(header: ["self Ir/op", "incl. Ir/op", "share", "group", "function"], rows: functions, alignment: .right([0, 1, 2]), indent: "  ").text()
         return text
@@ -148,10 +150,14 @@ public struct ProfileSummary: Sendable {
 
     /// The movers of one row as a table: before, after and delta Ir/op.
     public static func moversTable(_ movers: some Collection<Mover>, indent: String = "  ") -> TextTable {
-        TextTable(header: ["before", "after", "delta", "group", "function"], rows: movers.map { mover in
-            [NumberFormat.irPerOperation(mover.before), NumberFormat.irPerOperation(mover.after), NumberFormat.signedIrPerOperation(mover.delta),
-             mover.group.rawValue, shortName(mover.function)]
-        }, alignment: .right([0, 1, 2]), indent: indent)
+        TextTable(
+            header: ["before", "after", "delta", "group", "function"],
+            rows: movers.map { mover in
+                [
+                    NumberFormat.irPerOperation(mover.before), NumberFormat.irPerOperation(mover.after), NumberFormat.signedIrPerOperation(mover.delta),
+                    mover.group.rawValue, shortName(mover.function),
+                ]
+            }, alignment: .right([0, 1, 2]), indent: indent)
     }
 
     /// `part` as a percentage of `total`, whole percent from 10% up.

@@ -165,7 +165,8 @@ public struct ClaimVerdict: Sendable {
             case .success(let (value, where_)):
                 let inside = (check.low.map { value >= $0 } ?? true) && (check.high.map { value <= $0 } ?? true)
                 if !inside { anyOutside = true }
-                findings.append("\(check.what): \(NumberFormat.claimed(value))\(check.unit.isEmpty ? "" : " " + check.unit)\(where_) — claimed \(Self.range(check)) \(inside ? "✓" : "✗")")
+                findings.append(
+                    "\(check.what): \(NumberFormat.claimed(value))\(check.unit.isEmpty ? "" : " " + check.unit)\(where_) — claimed \(Self.range(check)) \(inside ? "✓" : "✗")")
             }
         }
         self.findings = findings

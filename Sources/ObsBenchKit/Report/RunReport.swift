@@ -22,22 +22,30 @@ public struct RunReport: Sendable {
     ///   - claims: the claims file, or why there is none.
     ///   - profiles: per-function profiles (`profile.csv` of an instruction run, this one's or
     ///     another's) and where they came from, for "Where the cost goes".
-    public init(runDirectory: URL, rows: [ResultRow], metadata: RunMetadata?, claims: Result<ClaimsFile, ClaimsError>, chartNote: String?,
-                profiles: (summary: ProfileSummary, source: URL)? = nil) {
+    public init(
+        runDirectory: URL, rows: [ResultRow], metadata: RunMetadata?, claims: Result<ClaimsFile, ClaimsError>, chartNote: String?,
+        profiles: (summary: ProfileSummary, source: URL)? = nil
+    ) {
         let runID = metadata?.runID ?? runDirectory.lastPathComponent
         blocks.append(.heading(level: 1, text: "obsbench report — run \(runID)"))
-        blocks.append(.paragraph("What each observation strategy cost on this machine, measured by `obsbench` with one shared harness over real implementations. Every number below comes from `results.csv` in this folder; ratios are to `plain` measured in the same run, which is what to compare across machines."))
+        blocks.append(
+            .paragraph(
+                "What each observation strategy cost on this machine, measured by `obsbench` with one shared harness over real implementations. Every number below comes from `results.csv` in this folder; ratios are to `plain` measured in the same run, which is what to compare across machines."
+            ))
 
         blocks.append(.heading(level: 2, text: "Machine and toolchain"))
         if let metadata {
-            blocks.append(.table(header: ["fact", "value"], rows: [
-                ["host", metadata.host], ["CPU", "\(metadata.cpuModel), \(metadata.coreCount) cores"],
-                ["Swift", metadata.swiftVersion], ["build", metadata.buildConfiguration], ["allocator", metadata.allocator],
-                ["git revision", metadata.gitRevision], ["started", metadata.time], ["finished", metadata.finishedTime ?? "—"],
-                ["status", metadata.status.rawValue], ["sampling", metadata.quick ? "--quick (short: for CI, not for conclusions)" : "full"],
-                ["suites", metadata.suites.joined(separator: ", ")], ["strategies", metadata.strategies.joined(separator: ", ")],
-                ["command", metadata.commandLine.joined(separator: " ")],
-            ]))
+            blocks.append(
+                .table(
+                    header: ["fact", "value"],
+                    rows: [
+                        ["host", metadata.host], ["CPU", "\(metadata.cpuModel), \(metadata.coreCount) cores"],
+                        ["Swift", metadata.swiftVersion], ["build", metadata.buildConfiguration], ["allocator", metadata.allocator],
+                        ["git revision", metadata.gitRevision], ["started", metadata.time], ["finished", metadata.finishedTime ?? "—"],
+                        ["status", metadata.status.rawValue], ["sampling", metadata.quick ? "--quick (short: for CI, not for conclusions)" : "full"],
+                        ["suites", metadata.suites.joined(separator: ", ")], ["strategies", metadata.strategies.joined(separator: ", ")],
+                        ["command", metadata.commandLine.joined(separator: " ")],
+                    ]))
         } else {
             blocks.append(.paragraph("No `run.json` beside the results: machine facts unknown."))
         }
@@ -83,13 +91,22 @@ public struct RunReport: Sendable {
         case .success(let file):
             blocks.append(.paragraph(file.method))
             let verdicts = file.claims.map { ClaimVerdict(claim: $0, rows: rows) }
-            blocks.append(.table(header: ["claim", "commonly stated", "measured here", "verdict"], rows: verdicts.map { verdict in
-                [verdict.claim.claim, verdict.claim.source, verdict.findings.joined(separator: "<br>"), "**\(verdict.verdict.rawValue)**"]
-            }))
+            blocks.append(
+                .table(
+                    header: ["claim", "commonly stated", "measured here", "verdict"],
+                    rows: verdicts.map { verdict in
+                        [verdict.claim.claim, verdict.claim.source, verdict.findings.joined(separator: "<br>"), "**\(verdict.verdict.rawValue)**"]
+                    }))
             let counts = Dictionary(grouping: verdicts, by: \.verdict).mapValues(\.count)
-            blocks.append(.paragraph("\(counts[.holds] ?? 0) hold, \(counts[.refuted] ?? 0) refuted, \(counts[.notMeasurable] ?? 0) not measurable here, of \(verdicts.count) claims in `claims/claims.json`."))
+            blocks.append(
+                .paragraph(
+                    "\(counts[.holds] ?? 0) hold, \(counts[.refuted] ?? 0) refuted, \(counts[.notMeasurable] ?? 0) not measurable here, of \(verdicts.count) claims in `claims/claims.json`."
+                ))
         }
-        blocks.append(.paragraph("Files: `results.csv` (every statistic), `samples.csv` (raw samples), `rounds.csv` (each worker's rows), `run.json`, `plots/`. Regenerate this page with `obsbench report` on this folder."))
+        blocks.append(
+            .paragraph(
+                "Files: `results.csv` (every statistic), `samples.csv` (raw samples), `rounds.csv` (each worker's rows), `run.json`, `plots/`. Regenerate this page with `obsbench report` on this folder."
+            ))
     }
 
     /// The operations "Where the cost goes" breaks down, as latency workloads.
@@ -99,11 +116,17 @@ public struct RunReport: Sendable {
     static func whereTheCostGoes(_ profiles: (summary: ProfileSummary, source: URL)?, strategies: [String], relativeTo runDirectory: URL) -> [Block] {
         var blocks: [Block] = [.heading(level: 2, text: "Where the cost goes")]
         guard let (summary, source) = profiles else {
-            blocks.append(.paragraph("No per-function profile: this run did not count instructions. `obsbench --suite latency --measure instructions` writes `profile.csv`; `obsbench report RUN --profile THAT_RUN` puts it here."))
+            blocks.append(
+                .paragraph(
+                    "No per-function profile: this run did not count instructions. `obsbench --suite latency --measure instructions` writes `profile.csv`; `obsbench report RUN --profile THAT_RUN` puts it here."
+                ))
             return blocks
         }
         let sourceName = source.standardizedFileURL.path == runDirectory.standardizedFileURL.path ? "this run's `profile.csv`" : "`\(source.lastPathComponent)/profile.csv`"
-        blocks.append(.paragraph("Instructions per operation under Callgrind, from \(sourceName): each function's share of the operation's Ir/op (long loop − short loop, the empty loop's share removed), summed by whose code it is. `obsbench profile` lists the functions; `plot-scripts/callgraph.py` draws the call graphs (plots/callgraph-*.svg)."))
+        blocks.append(
+            .paragraph(
+                "Instructions per operation under Callgrind, from \(sourceName): each function's share of the operation's Ir/op (long loop − short loop, the empty loop's share removed), summed by whose code it is. `obsbench profile` lists the functions; `plot-scripts/callgraph.py` draws the call graphs (plots/callgraph-*.svg)."
+            ))
         var table: [[String]] = []
         for strategy in strategies {
             for (operation, workload) in profiledOperations {
@@ -151,18 +174,18 @@ public struct RunReport: Sendable {
             }
         }
         return """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>obsbench report</title>
-        <style>
-        body { font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
-        table { border-collapse: collapse; margin: 0.8em 0; font-size: 13px; }
-        th, td { border: 1px solid #ccc; padding: 4px 8px; vertical-align: top; }
-        th { background: #f3f3f3; } td:not(:first-child) { text-align: right; }
-        code { background: #f3f3f3; padding: 0 3px; } figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
-        </style></head><body>
-        \(body)</body></html>
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>obsbench report</title>
+            <style>
+            body { font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
+            table { border-collapse: collapse; margin: 0.8em 0; font-size: 13px; }
+            th, td { border: 1px solid #ccc; padding: 4px 8px; vertical-align: top; }
+            th { background: #f3f3f3; } td:not(:first-child) { text-align: right; }
+            code { background: #f3f3f3; padding: 0 3px; } figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
+            </style></head><body>
+            \(body)</body></html>
 
-        """
+            """
     }
 
     static func escape(_ text: String) -> String {

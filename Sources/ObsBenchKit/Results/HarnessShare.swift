@@ -19,23 +19,28 @@ public struct HarnessShare: Sendable, Equatable {
     public var share: Double { protocolNet == 0 ? 0 : (protocolNet - concreteNet) / protocolNet }
 
     /// The pairs of measured and reference workloads.
-    static let pairs = [("read", "read-untracked", ConcreteReferenceWorkload.readName),
-                        ("write", "write-unobserved", ConcreteReferenceWorkload.writeName)]
+    static let pairs = [
+        ("read", "read-untracked", ConcreteReferenceWorkload.readName),
+        ("write", "write-unobserved", ConcreteReferenceWorkload.writeName),
+    ]
 
     /// Every share the rows allow: each strategy other than `plain` with concrete rows, each operation, each measure.
     public static func all(in rows: [ResultRow], suite: String = "latency") -> [HarnessShare] {
         func median(_ measure: CostMeasure, _ strategy: String, _ workload: String) -> Double? {
             rows.first { $0.suite == suite && $0.metric == measure.metric.name && $0.strategy == strategy && $0.workload == workload }?.statistics?.median
         }
-        let strategies = rows.filter { $0.workload == ConcreteReferenceWorkload.readName && $0.strategy != "plain" }.map(\.strategy)
+        let strategies = rows.filter { $0.workload == ConcreteReferenceWorkload.readName && $0.strategy != RowKey.floorStrategy }.map(\.strategy)
         var shares: [HarnessShare] = []
         for strategy in strategies where !shares.contains(where: { $0.strategy == strategy }) {
             for measure in CostMeasure.allCases {
                 for (operation, measured, reference) in pairs {
-                    guard let viaProtocol = median(measure, strategy, measured), let plainViaProtocol = median(measure, "plain", measured),
-                          let concrete = median(measure, strategy, reference), let plainConcrete = median(measure, "plain", reference) else { continue }
-                    shares.append(HarnessShare(strategy: strategy, operation: operation, measure: measure,
-                                               protocolNet: viaProtocol - plainViaProtocol, concreteNet: concrete - plainConcrete))
+                    guard let viaProtocol = median(measure, strategy, measured), let plainViaProtocol = median(measure, RowKey.floorStrategy, measured),
+                        let concrete = median(measure, strategy, reference), let plainConcrete = median(measure, RowKey.floorStrategy, reference)
+                    else { continue }
+                    shares.append(
+                        HarnessShare(
+                            strategy: strategy, operation: operation, measure: measure,
+                            protocolNet: viaProtocol - plainViaProtocol, concreteNet: concrete - plainConcrete))
                 }
             }
         }
@@ -45,6 +50,7 @@ public struct HarnessShare: Sendable, Equatable {
     /// "observable read: 214 Ir via the protocol, 200 Ir concrete, net of plain: harness 7%".
     public var description: String {
         let format: (Double) -> String = measure == .time ? { NumberFormat.nanoseconds($0) } : { NumberFormat.instructions($0) }
-        return "\(strategy) \(operation): \(format(protocolNet)) via the protocol, \(format(concreteNet)) concrete, net of plain: harness \(NumberFormat.fixed(share * 100, digits: 0))%"
+        return
+            "\(strategy) \(operation): \(format(protocolNet)) via the protocol, \(format(concreteNet)) concrete, net of plain: harness \(NumberFormat.fixed(share * 100, digits: 0))%"
     }
 }

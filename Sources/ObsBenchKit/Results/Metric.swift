@@ -88,7 +88,8 @@ public struct Metric: Sendable, Hashable {
     /// Live bytes per record with one view on every record.
     public static let viewedBytesPerObject = Metric("viewed_bytes_per_object", unit: "B/object", gate: .count)
     /// Live bytes left once a store and its views are gone.
-    public static let bytesLeftAfterTeardown = Metric("bytes_left_after_teardown", unit: "B", gate: .informational("moves with runtime and dispatch caches released on their own schedule"))
+    public static let bytesLeftAfterTeardown = Metric(
+        "bytes_left_after_teardown", unit: "B", gate: .informational("moves with runtime and dispatch caches released on their own schedule"))
     /// Live bytes per view of one record.
     public static let bytesPerSubscriber = Metric("bytes_per_subscriber", unit: "B/subscriber", gate: .count)
     /// Allocations per write, settled.
@@ -102,9 +103,12 @@ public struct Metric: Sendable, Hashable {
     /// Allocations per instance of an isolation primitive or empty store (`isolation-footprint`).
     public static let allocationsPerInstance = Metric("allocations_per_instance", unit: "allocations/instance", gate: .count)
     /// Bytes per empty store of the store-isolation suite, reported only (a dispatch queue's internals).
-    public static let bytesPerStore = Metric("bytes_per_store", unit: "B/store", gate: .informational("a dispatch queue's internals are allocated and freed on dispatch's own schedule: ±0.1 B per store between runs"))
+    public static let bytesPerStore = Metric(
+        "bytes_per_store", unit: "B/store", gate: .informational("a dispatch queue's internals are allocated and freed on dispatch's own schedule: ±0.1 B per store between runs"))
     /// Allocations per empty store of the store-isolation suite, reported only, for the same reason.
-    public static let allocationsPerStore = Metric("allocations_per_store", unit: "allocations/store", gate: .informational("a dispatch queue's internals are allocated and freed on dispatch's own schedule: ±0.0002 allocations per store between builds"))
+    public static let allocationsPerStore = Metric(
+        "allocations_per_store", unit: "allocations/store",
+        gate: .informational("a dispatch queue's internals are allocated and freed on dispatch's own schedule: ±0.0002 allocations per store between builds"))
 
     // Consistency.
 
@@ -157,18 +161,19 @@ public struct Metric: Sendable, Hashable {
     public static let voluntarySwitchesPer1000Items = Metric("voluntary_switches_per_1000_items", unit: "switches/1000 items", gate: kernelScheduling)
 
     /// Every metric, by name.
-    public static let all: [String: Metric] = Dictionary(uniqueKeysWithValues: ([
-        latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles,
-        rerunsPerWrite, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
-        freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown,
-        bytesPerSubscriber, allocationsPerWrite, bytesAllocatedPerWrite, retainedBytesPerWrite,
-        bytesPerInstance, allocationsPerInstance, bytesPerStore, allocationsPerStore,
-        transactions, rerunsPerTransaction, notificationsPerTransaction,
-        tornObservations, tornPer1000Transactions, combinedTornObservations, combinedTornPer1000Transactions,
-        throughput, voluntarySwitchesPer1000Hops, involuntarySwitchesPer1000Hops, threads, callerThreadsObserved,
-        voluntarySwitchesPerWrite, voluntarySwitchesPerRead, writes, lostWrites, wallNanosecondsPerWrite,
-        poolThreadsObserved, voluntarySwitchesPer1000Items,
-    ] as [Metric]).map { ($0.name, $0) })
+    public static let all: [String: Metric] = Dictionary(
+        uniqueKeysWithValues: ([
+            latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles,
+            rerunsPerWrite, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
+            freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown,
+            bytesPerSubscriber, allocationsPerWrite, bytesAllocatedPerWrite, retainedBytesPerWrite,
+            bytesPerInstance, allocationsPerInstance, bytesPerStore, allocationsPerStore,
+            transactions, rerunsPerTransaction, notificationsPerTransaction,
+            tornObservations, tornPer1000Transactions, combinedTornObservations, combinedTornPer1000Transactions,
+            throughput, voluntarySwitchesPer1000Hops, involuntarySwitchesPer1000Hops, threads, callerThreadsObserved,
+            voluntarySwitchesPerWrite, voluntarySwitchesPerRead, writes, lostWrites, wallNanosecondsPerWrite,
+            poolThreadsObserved, voluntarySwitchesPer1000Items,
+        ] as [Metric]).map { ($0.name, $0) })
 
     /// How the gate treats the metric called `name`: listed, or else an exact count.
     public static func gate(of name: String) -> GateTreatment {

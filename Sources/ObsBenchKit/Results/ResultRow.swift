@@ -26,7 +26,10 @@ public struct ResultRow: Sendable, Equatable {
     /// worker that counted it, for the parent (`ProfileManifest`); not a column.
     public var profileDumps: ProfileDumps?
 
-    public init(runID: String, suite: String, workload: String, strategy: String, executor: String, objects: Int, subscribers: Int, concurrency: Int, metric: String, unit: String, statistics: Statistics?, note: String = "", rounds: Int = 1) {
+    public init(
+        runID: String, suite: String, workload: String, strategy: String, executor: String, objects: Int, subscribers: Int, concurrency: Int, metric: String, unit: String,
+        statistics: Statistics?, note: String = "", rounds: Int = 1
+    ) {
         self.runID = runID
         self.suite = suite
         self.workload = workload
@@ -51,7 +54,9 @@ public struct ResultRow: Sendable, Equatable {
 
     /// A row saying a worker failed: no statistics, the reason in `note`.
     public static func error(runID: String, suite: String, strategy: String, message: String) -> ResultRow {
-        ResultRow(runID: runID, suite: suite, workload: "*", strategy: strategy, executor: "", objects: 0, subscribers: 0, concurrency: 0, metric: "error", unit: "", statistics: nil, note: message)
+        ResultRow(
+            runID: runID, suite: suite, workload: RowKey.allWorkloads, strategy: strategy, executor: "", objects: 0, subscribers: 0, concurrency: 0, metric: "error", unit: "",
+            statistics: nil, note: message)
     }
 
     public var isError: Bool { metric == "error" }
@@ -75,7 +80,8 @@ public struct ResultRow: Sendable, Equatable {
     public static let indistinguishableText = "≈ empty loop"
 
     /// Added to the note of a row that ``isIndistinguishableFromEmptyLoop``.
-    static let indistinguishableNote = "not distinguishable from the empty loop: a tenth of the samples were no slower (p10 ≤ 0) and the median is under 0.05 ns; no ratio is taken against it"
+    static let indistinguishableNote =
+        "not distinguishable from the empty loop: a tenth of the samples were no slower (p10 ≤ 0) and the median is under 0.05 ns; no ratio is taken against it"
 
     /// The row with ``indistinguishableNote`` added to its note when the rule holds.
     public func notingIndistinguishable() -> ResultRow {

@@ -1,3 +1,5 @@
+import ObservationStrategies
+
 /// What names the thing a row measured, apart from its values and note: the key the round merger
 /// pools rounds by, the comparison matches a baseline's rows by, the normalisation finds `plain`'s
 /// floor by, and the exports name benchmarks by.
@@ -38,15 +40,24 @@ public struct RowKey: Hashable, Sendable, CustomStringConvertible {
     /// The executor is named where one workload measures several (isolation kinds).
     public var benchmark: String {
         "\(suite)/\(workload)/\(strategy) objects=\(objects) S=\(subscribers) c=\(concurrency)"
-            + (executor == "main-actor" || executor.isEmpty ? "" : " on \(executor)")
+            + (executor == Self.mainActor || executor.isEmpty ? "" : " on \(executor)")
     }
 
     /// The benchmark and the metric, as the gate's report names a row.
     public var description: String {
         "\(suite)/\(workload)/\(strategy)/\(metric) objects=\(objects) S=\(subscribers) c=\(concurrency)"
-            + (executor == "main-actor" || executor.isEmpty ? "" : " on \(executor)")
+            + (executor == Self.mainActor || executor.isEmpty ? "" : " on \(executor)")
     }
 
     /// The `plain` row of the same workload and size whose latency a timing is normalised by.
     var plainFloor: String { "\(suite)/\(workload) S=\(subscribers)" }
+
+    /// The strategy every ratio is held against: `plain`, records with no observation at all.
+    public static let floorStrategy = PlainStrategy.descriptor.name
+    /// The `strategy` of a row that measures no strategy (a hop, an isolation primitive).
+    public static let noStrategy = "-"
+    /// The `executor` of a row measured on the main actor, the default; not named in descriptions.
+    public static let mainActor = "main-actor"
+    /// The `workload` of an error row that stands for every workload of its worker.
+    public static let allWorkloads = "*"
 }

@@ -40,8 +40,13 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     /// How the run measured cost: what it says, or time for runs older than the instruction mode.
     public var measuresOrDefault: [CostMeasure] { measures ?? [.time] }
 
-    public init(runID: String, time: String, gitRevision: String, host: String, cpuModel: String, coreCount: Int, swiftVersion: String, buildConfiguration: String, allocator: String, suites: [String], strategies: [String], quick: Bool, commandLine: [String], status: RunStatus, finishedTime: String?, clockResolutionNanoseconds: UInt64, clockCallCostNanoseconds: Double,
-                measures: [CostMeasure]? = nil, instructionCounting: InstructionFacts? = nil, toolchain: String? = nil, rounds: [String: Int]? = nil, strategyDetails: [StrategyDescriptor]? = nil) {
+    public init(
+        runID: String, time: String, gitRevision: String, host: String, cpuModel: String, coreCount: Int, swiftVersion: String, buildConfiguration: String, allocator: String,
+        suites: [String], strategies: [String], quick: Bool, commandLine: [String], status: RunStatus, finishedTime: String?, clockResolutionNanoseconds: UInt64,
+        clockCallCostNanoseconds: Double,
+        measures: [CostMeasure]? = nil, instructionCounting: InstructionFacts? = nil, toolchain: String? = nil, rounds: [String: Int]? = nil,
+        strategyDetails: [StrategyDescriptor]? = nil
+    ) {
         self.runID = runID
         self.time = time
         self.gitRevision = gitRevision
@@ -126,21 +131,21 @@ public enum HostFacts {
     /// The Swift compiler this binary was built with.
     public static var swiftVersion: String {
         #if compiler(>=6.4)
-        "6.4 or later"
+            "6.4 or later"
         #elseif compiler(>=6.3)
-        "6.3"
+            "6.3"
         #elseif compiler(>=6.2)
-        "6.2"
+            "6.2"
         #else
-        "6.1"
+            "6.1"
         #endif
     }
 
     public static var buildConfiguration: String {
         #if DEBUG
-        "debug"
+            "debug"
         #else
-        "release"
+            "release"
         #endif
     }
 

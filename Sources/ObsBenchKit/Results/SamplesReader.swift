@@ -20,7 +20,8 @@ public enum SamplesReader {
         // Columns are only added at the end: files written before `round` or `subscribers` existed
         // read as round 1, subscribers 0.
         guard header.fields.count >= 8, header.fields == Array(SampleRow.columns.prefix(header.fields.count)) else {
-            throw ResultsReader.ReadError(file: file, line: header.line, reason: "header is '\(header.fields.joined(separator: ","))', expected '\(SampleRow.columns.joined(separator: ","))'")
+            throw ResultsReader.ReadError(
+                file: file, line: header.line, reason: "header is '\(header.fields.joined(separator: ","))', expected '\(SampleRow.columns.joined(separator: ","))'")
         }
         return try records.dropFirst().map { record throws(ResultsReader.ReadError) in
             let fields = record.fields
@@ -38,7 +39,9 @@ public enum SamplesReader {
             guard let subscribers, subscribers >= 0 else {
                 throw ResultsReader.ReadError(file: file, line: record.line, reason: "subscribers '\(fields[9])' is not a count")
             }
-            return SampleRow(runID: fields[0], suite: fields[1], workload: fields[2], strategy: fields[3], metric: fields[4], unit: fields[5], index: index, value: value, round: round, subscribers: subscribers)
+            return SampleRow(
+                runID: fields[0], suite: fields[1], workload: fields[2], strategy: fields[3], metric: fields[4], unit: fields[5], index: index, value: value, round: round,
+                subscribers: subscribers)
         }
     }
 }

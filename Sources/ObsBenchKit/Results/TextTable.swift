@@ -6,8 +6,10 @@ extension StrategyDescriptor {
 
     public var tableCells: [String] {
         func yesNo(_ flag: Bool) -> String { flag ? "yes" : "no" }
-        return [name, capabilities.granularity.rawValue, capabilities.delivery.rawValue, yesNo(capabilities.transactional),
-                yesNo(capabilities.coalesces), yesNo(capabilities.deduplicates), dependency]
+        return [
+            name, capabilities.granularity.rawValue, capabilities.delivery.rawValue, yesNo(capabilities.transactional),
+            yesNo(capabilities.coalesces), yesNo(capabilities.deduplicates), dependency,
+        ]
     }
 }
 

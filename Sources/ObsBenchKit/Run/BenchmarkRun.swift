@@ -23,9 +23,11 @@ public struct RunPlan: Sendable {
     /// always run one at a time.
     public var instructionJobs: Int
 
-    public init(suites: [Suite], strategies: [StrategyEntry], quick: Bool, objects: Int?, rounds: Int? = nil, subscribers: Int? = nil, workerTimeoutSeconds: Double,
-                measures: [CostMeasure] = [.time], instructionSettings: InstructionSettings = .standard(),
-                instructionJobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        suites: [Suite], strategies: [StrategyEntry], quick: Bool, objects: Int?, rounds: Int? = nil, subscribers: Int? = nil, workerTimeoutSeconds: Double,
+        measures: [CostMeasure] = [.time], instructionSettings: InstructionSettings = .standard(),
+        instructionJobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.suites = suites
         self.strategies = strategies
         self.quick = quick
@@ -181,7 +183,7 @@ public final class BenchmarkRun {
     /// Runs one worker and records what it measured: its rows in `rounds.csv` and `samples.csv`
     /// at once, its profiles in `profile.csv`, and its rows for the suite's pooled ones.
     private func runAndRecord(suite: Suite, strategy: StrategyEntry?, round: Int, rounds: Int, measure: CostMeasure, suiteLabel: String, progress: ProgressReporter) async {
-        let name = strategy?.name ?? "-"
+        let name = strategy?.name ?? RowKey.noStrategy
         let label = strategy == nil ? suite.name : rounds > 1 ? "\(name) (round \(round)/\(rounds))" : name
         progress.starting(suite: suiteLabel, strategy: label)
         let begin = MonotonicClock.now()
@@ -206,7 +208,7 @@ public final class BenchmarkRun {
     public func appendPooledRows() {
         guard let (suite, perStrategy) = unfinished else { return }
         unfinished = nil
-        for name in plan.strategies(of: suite).map({ $0?.name ?? "-" }) {
+        for name in plan.strategies(of: suite).map({ $0?.name ?? RowKey.noStrategy }) {
             guard let measured = perStrategy[name] else { continue }
             let merged = RoundMerger.merge(rounds: measured.rounds, samples: measured.samples).map { $0.notingIndistinguishable() }
             do {
@@ -234,7 +236,7 @@ public final class BenchmarkRun {
             let errors = finished.rows.filter(\.isError).map(\.note)
             return (finished, errors.isEmpty ? nil : errors.joined(separator: "; "))
         case .failed(let message):
-            return (WorkloadOutput(rows: [ResultRow.error(runID: runID, suite: suite.name, strategy: strategy?.name ?? "-", message: message)]), message)
+            return (WorkloadOutput(rows: [ResultRow.error(runID: runID, suite: suite.name, strategy: strategy?.name ?? RowKey.noStrategy, message: message)]), message)
         }
     }
 

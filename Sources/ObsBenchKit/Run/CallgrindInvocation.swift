@@ -45,8 +45,10 @@ public struct CallgrindInvocation: Sendable {
         guard let version = Command.run([valgrind, "--version"]), version.hasPrefix("valgrind") else {
             throw Unavailable(reason: "\(valgrind) --version did not answer")
         }
-        guard let stripper = find("strip", path: path).map({ [$0, "--strip-debug"] })
-                ?? find("llvm-objcopy", path: path).map({ [$0, "--strip-debug"] }) else {
+        guard
+            let stripper = find("strip", path: path).map({ [$0, "--strip-debug"] })
+                ?? find("llvm-objcopy", path: path).map({ [$0, "--strip-debug"] })
+        else {
             throw Unavailable(reason: "neither strip nor llvm-objcopy is on PATH to remove the debug information Valgrind cannot read")
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-callgrind-\(UUID().uuidString)")
@@ -80,12 +82,15 @@ public struct CallgrindInvocation: Sendable {
     }
 
     /// The executable, arguments and environment of one worker whose dumps go to `dumpFolder`.
-    public func command(workerArguments: [String], dumpFolder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> (executable: String, arguments: [String], environment: [String: String]) {
-        let arguments = ["-R", valgrind] + facts.options + [
-            "--callgrind-out-file=\(dumpFolder.appendingPathComponent("callgrind.out").path)",
-            "--log-file=\(dumpFolder.appendingPathComponent("valgrind.log").path)",
-            strippedExecutable,
-        ] + workerArguments
+    public func command(workerArguments: [String], dumpFolder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> (
+        executable: String, arguments: [String], environment: [String: String]
+    ) {
+        let arguments =
+            ["-R", valgrind] + facts.options + [
+                "--callgrind-out-file=\(dumpFolder.appendingPathComponent("callgrind.out").path)",
+                "--log-file=\(dumpFolder.appendingPathComponent("valgrind.log").path)",
+                strippedExecutable,
+            ] + workerArguments
         var environment = environment.merging(Self.deterministicEnvironment) { $1 }
         environment[Callgrind.directoryVariable] = dumpFolder.path
         return (setarch, arguments, environment)

@@ -43,7 +43,9 @@ public enum RunSession {
         }
         defer { callgrind?.cleanUp() }
         for suite in plan.suitesWithoutMeasures {
-            Console.error("skipping \(suite.name): none of its workloads can be measured in \(plan.measures.map(\.rawValue).joined(separator: " or ")) (--measure instructions counts the latency suite and hops at 1 caller)")
+            Console.error(
+                "skipping \(suite.name): none of its workloads can be measured in \(plan.measures.map(\.rawValue).joined(separator: " or ")) (--measure instructions counts the latency suite and hops at 1 caller)"
+            )
         }
         let startTime = Date()
         // Two runs started in the same second get -2, -3… rather than sharing a folder.
@@ -61,7 +63,9 @@ public enum RunSession {
         }
         let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: workerExecutable, callgrind: callgrind)
         if let canary = Canary.current {
-            Console.error("\(Canary.variable) is set: \(canary.strategy)'s measured writes do \(NumberFormat.percent(canary.fraction)) extra work on purpose (a gate check). These numbers are not real.")
+            Console.error(
+                "\(Canary.variable) is set: \(canary.strategy)'s measured writes do \(NumberFormat.percent(canary.fraction)) extra work on purpose (a gate check). These numbers are not real."
+            )
         }
         if plan.suites.contains(where: \.runsOnJemalloc), run.jemallocEnvironment == nil {
             Console.error("jemalloc not found; the memory suite reads glibc's counters instead (no allocation counts). Install it: \(JemallocLibrary.installHint)")
@@ -92,7 +96,9 @@ public enum RunSession {
             metadata.finishedTime = ISO8601DateFormatter().string(from: Date())
             try? directory.writeMetadata(metadata)
             try? directory.markLatest()
-            Console.error("\ninterrupted by signal \(signal); the rows of every worker that finished are in \(directory.resultsFile.path) (pooled), rounds.csv and samples.csv; run.json says interrupted")
+            Console.error(
+                "\ninterrupted by signal \(signal); the rows of every worker that finished are in \(directory.resultsFile.path) (pooled), rounds.csv and samples.csv; run.json says interrupted"
+            )
             Foundation.exit(ExitStatus.interrupted(by: signal))
         }
         await run.execute()

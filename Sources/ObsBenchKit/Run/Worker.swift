@@ -8,9 +8,11 @@ import ObservationStrategies
 /// A workload that throws becomes an error row and the next workload still runs.
 @MainActor
 public enum Worker {
-    public static func run(suite: Suite, strategy: StrategyEntry?, sampler: SamplerSettings, round: Int = 1, quick: Bool, objects: Int?, subscribers: Int? = nil,
-                           measure: CostMeasure = .time, instructionSettings: InstructionSettings = .standard(),
-                           runID: String, rowsFile: String, samplesFile: String) async throws {
+    public static func run(
+        suite: Suite, strategy: StrategyEntry?, sampler: SamplerSettings, round: Int = 1, quick: Bool, objects: Int?, subscribers: Int? = nil,
+        measure: CostMeasure = .time, instructionSettings: InstructionSettings = .standard(),
+        runID: String, rowsFile: String, samplesFile: String
+    ) async throws {
         let context = WorkloadContext(
             runID: runID, suite: suite.name, strategy: strategy, sampler: sampler, objects: objects ?? suite.defaultObjects,
             objectSweep: objects.map { [$0] } ?? (quick ? suite.quickObjectSweep : suite.objectSweep), quick: quick, subscribers: subscribers,
@@ -19,7 +21,10 @@ public enum Worker {
         _ = ThreadSanitizerHooks.isActive
         var output = WorkloadOutput()
         if !ProcessCounters.isMainThread {
-            output.rows.append(ResultRow.error(runID: runID, suite: suite.name, strategy: context.strategyName, message: "the worker's main-actor code is not running on the main thread: its numbers would not be an app's"))
+            output.rows.append(
+                ResultRow.error(
+                    runID: runID, suite: suite.name, strategy: context.strategyName,
+                    message: "the worker's main-actor code is not running on the main thread: its numbers would not be an app's"))
         }
         for workload in suite.workloads(measuring: measure) {
             do {

@@ -1,5 +1,5 @@
-import ObservationStrategies
 import Foundation
+import ObservationStrategies
 
 /// Runs one worker process (the obsbench binary's hidden `worker` command, or any executable in
 /// tests), enforces its timeout, and reads back the rows it wrote. A crash, a hang past the

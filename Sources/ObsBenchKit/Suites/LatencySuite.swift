@@ -40,7 +40,7 @@ extension SummaryTable {
             measured.first { $0.metric == measure.metric.name && $0.strategy == strategy && $0.workload == workload && (objects == nil || $0.objects == objects) }
         }
         func failed(_ strategy: String) -> Bool {
-            allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError && $0.workload == "*" }
+            allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError && $0.workload == RowKey.allWorkloads }
         }
         let units = Self.units(measures)
         var tables: [SummaryTable] = []
@@ -48,9 +48,12 @@ extension SummaryTable {
         let operations = named.filter { !isScan($0) && !isConcrete($0) }
         var table = SummaryTable(suite: suite.name, columns: operations, unit: "median \(units) (× plain)", rows: [])
         table.rows = strategies.map { strategy in
-            (strategy, operations.map { workload in
-                costCell(measures: measures, failed: failed(strategy)) { (row($0, strategy, workload), row($0, "plain", workload)) }
-            })
+            (
+                strategy,
+                operations.map { workload in
+                    costCell(measures: measures, failed: failed(strategy)) { (row($0, strategy, workload), row($0, RowKey.floorStrategy, workload)) }
+                }
+            )
         }
         tables.append(table)
 
@@ -59,8 +62,11 @@ extension SummaryTable {
         let withConcrete = strategies.filter { strategy in concrete.contains { workload in measures.contains { row($0, strategy, workload) != nil } } }
         if !withConcrete.isEmpty {
             let shareColumns = HarnessShare.pairs.map { "harness \($0.0)" }
-            table = SummaryTable(suite: suite.name, columns: concrete.map { String($0.dropLast("-concrete".count)) } + shareColumns,
-                                 unit: "median \(units) of each access on the concrete record type (workload-concrete), net of the empty loop, no ratio; harness share = (protocol − concrete) / protocol, both net of plain", rows: [])
+            table = SummaryTable(
+                suite: suite.name, columns: concrete.map { String($0.dropLast("-concrete".count)) } + shareColumns,
+                unit:
+                    "median \(units) of each access on the concrete record type (workload-concrete), net of the empty loop, no ratio; harness share = (protocol − concrete) / protocol, both net of plain",
+                rows: [])
             table.title = "\(suite.name) · concrete loops"
             table.rows = withConcrete.map { strategy in
                 let loops = concrete.map { workload in
@@ -86,9 +92,14 @@ extension SummaryTable {
             table = SummaryTable(suite: suite.name, columns: columns.map { "\($0.0) N=\($0.1)" }, unit: "median \(units) per scan of N records (× plain)", rows: [])
             table.title = "\(suite.name) · scans"
             table.rows = strategies.map { strategy in
-                (strategy, columns.map { workload, objects in
-                    costCell(measures: measures, failed: failed(strategy)) { (row($0, strategy, workload, objects: objects), row($0, "plain", workload, objects: objects)) }
-                })
+                (
+                    strategy,
+                    columns.map { workload, objects in
+                        costCell(measures: measures, failed: failed(strategy)) {
+                            (row($0, strategy, workload, objects: objects), row($0, RowKey.floorStrategy, workload, objects: objects))
+                        }
+                    }
+                )
             }
             tables.append(table)
         }

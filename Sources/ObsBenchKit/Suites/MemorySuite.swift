@@ -45,7 +45,7 @@ extension SummaryTable {
         rows = strategies.map { strategy in
             let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError }
             let fresh = value(strategy, .freshBytesPerObject, objects: largest)
-            let floor = value("plain", .freshBytesPerObject, objects: largest)
+            let floor = value(RowKey.floorStrategy, .freshBytesPerObject, objects: largest)
             var overhead = "—"
             if let fresh, let floor {
                 let difference: Double = fresh - floor

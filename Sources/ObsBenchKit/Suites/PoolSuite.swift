@@ -2,7 +2,8 @@ extension Suite {
     /// `--suite pool`: the cooperative pool under CPU-bound load; measures no strategy.
     public static let pool = Suite(
         name: "pool",
-        summary: "the cooperative pool under CPU-bound load: probe latency with K = 0, cores, 4 × cores busy tasks on the pool, a custom TaskExecutor or concurrentPerform; pool width and blocked-thread start delay; 1,000 items to the main actor per item or batched",
+        summary:
+            "the cooperative pool under CPU-bound load: probe latency with K = 0, cores, 4 × cores busy tasks on the pool, a custom TaskExecutor or concurrentPerform; pool width and blocked-thread start delay; 1,000 items to the main actor per item or batched",
         defaultObjects: 0,
         measuresStrategies: false,
         tables: { suite, rows, _ in [SummaryTable(poolOf: suite, rows: rows)] },
@@ -23,14 +24,18 @@ extension SummaryTable {
         unit = "median latency of one probe, timed by the main actor, while K CPU-bound tasks run"
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
         func median(_ workload: String, _ executor: String, _ concurrency: Int?, _ metric: Metric = .latency) -> Double? {
-            measured.first { $0.workload == workload && $0.executor == executor && (concurrency == nil || $0.concurrency == concurrency) && $0.metric == metric.name }?.statistics?.median
+            measured.first { $0.workload == workload && $0.executor == executor && (concurrency == nil || $0.concurrency == concurrency) && $0.metric == metric.name }?.statistics?
+                .median
         }
         rows = ComputePlacement.allCases.flatMap { placement in
             PoolSaturationWorkload.Probe.allCases.map { probe in
                 let workload = PoolSaturationWorkload(placement: placement).name
-                return ("\(placement.rawValue) · \(probe.rawValue)", counts.map { count in
-                    median(workload, probe.rawValue, count).map(NumberFormat.nanoseconds) ?? (failed ? "error" : "—")
-                })
+                return (
+                    "\(placement.rawValue) · \(probe.rawValue)",
+                    counts.map { count in
+                        median(workload, probe.rawValue, count).map(NumberFormat.nanoseconds) ?? (failed ? "error" : "—")
+                    }
+                )
             }
         }
         let width = PoolWidthWorkload()
@@ -38,13 +43,17 @@ extension SummaryTable {
             let delays = (1...(CPUWork.cores + 1)).compactMap { blocked in
                 median(width.name, "blocked-pool-tasks", blocked).map { "B=\(blocked) \(NumberFormat.nanoseconds($0))" }
             }
-            footnotes.append("pool width seen: \(NumberFormat.count(threads)) threads on \(CPUWork.cores) cores; start delay of a new job with B pool tasks blocked (released \(PoolWidthWorkload.holdMilliseconds) ms after they started): " + delays.joined(separator: ", "))
+            footnotes.append(
+                "pool width seen: \(NumberFormat.count(threads)) threads on \(CPUWork.cores) cores; start delay of a new job with B pool tasks blocked (released \(PoolWidthWorkload.holdMilliseconds) ms after they started): "
+                    + delays.joined(separator: ", "))
         }
         let batching = MainActorBatchingWorkload()
         let perItem = MainActorBatchingWorkload.Delivery.perItem.rawValue, batched = MainActorBatchingWorkload.Delivery.batched.rawValue
         if let one = median(batching.name, perItem, nil), let all = median(batching.name, batched, nil) {
             let switches = { (delivery: String) in median(batching.name, delivery, nil, .voluntarySwitchesPer1000Items).map(NumberFormat.count) ?? "—" }
-            footnotes.append("1,000 items to the main actor: a hop per item \(NumberFormat.nanoseconds(one)) (\(switches(perItem)) switches), one batched hop \(NumberFormat.nanoseconds(all)) (\(switches(batched)) switches)")
+            footnotes.append(
+                "1,000 items to the main actor: a hop per item \(NumberFormat.nanoseconds(one)) (\(switches(perItem)) switches), one batched hop \(NumberFormat.nanoseconds(all)) (\(switches(batched)) switches)"
+            )
         }
     }
 }

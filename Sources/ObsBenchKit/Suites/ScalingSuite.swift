@@ -20,7 +20,8 @@ extension SummaryTable {
         let largest = measured.filter { $0.metric == Metric.latency.name }.map(\.subscribers).max()
         let columns = suite.workloads.map(\.name)
         func value(_ strategy: String, _ workload: String, _ metric: Metric, subscribers: Int? = nil) -> Double? {
-            measured.first { $0.strategy == strategy && $0.workload == workload && $0.metric == metric.name && (subscribers == nil || $0.subscribers == subscribers) }?.statistics?.median
+            measured.first { $0.strategy == strategy && $0.workload == workload && $0.metric == metric.name && (subscribers == nil || $0.subscribers == subscribers) }?.statistics?
+                .median
         }
         /// The largest S a sweep reached when it stopped before the run's largest S (its growth
         /// already at least linear, the next point costly); nil otherwise.
@@ -30,24 +31,34 @@ extension SummaryTable {
             return reached
         }
         func failed(_ strategy: String) -> Bool { allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError } }
-        var growth = SummaryTable(suite: suite.name, columns: columns,
-                                  unit: "write-to-quiescence latency per further view (b of a + b·S) · growth over the last decade (log-log slope)", rows: [])
+        var growth = SummaryTable(
+            suite: suite.name, columns: columns,
+            unit: "write-to-quiescence latency per further view (b of a + b·S) · growth over the last decade (log-log slope)", rows: [])
         growth.rows = strategies.map { strategy in
-            (strategy, columns.map { workload in
-                guard let perView = value(strategy, workload, .costPerView), let slope = value(strategy, workload, .lastDecadeSlope) else { return failed(strategy) ? "error" : "—" }
-                // A sweep stopped early: its growth is at least this.
-                return NumberFormat.nanoseconds(max(0, perView)) + " · " + (sweptTo(strategy, workload) != nil ? "≥ " : "") + GrowthFit.label(slope)
-            })
+            (
+                strategy,
+                columns.map { workload in
+                    guard let perView = value(strategy, workload, .costPerView), let slope = value(strategy, workload, .lastDecadeSlope) else {
+                        return failed(strategy) ? "error" : "—"
+                    }
+                    // A sweep stopped early: its growth is at least this.
+                    return NumberFormat.nanoseconds(max(0, perView)) + " · " + (sweptTo(strategy, workload) != nil ? "≥ " : "") + GrowthFit.label(slope)
+                }
+            )
         }
-        var atLargest = SummaryTable(suite: suite.name, columns: columns,
-                                     unit: "median write-to-quiescence latency · re-runs per write, at S=\(largest.map(String.init) ?? "max")", rows: [])
+        var atLargest = SummaryTable(
+            suite: suite.name, columns: columns,
+            unit: "median write-to-quiescence latency · re-runs per write, at S=\(largest.map(String.init) ?? "max")", rows: [])
         atLargest.title = "\(suite.name) · largest S"
         atLargest.rows = strategies.map { strategy in
-            (strategy, columns.map { workload in
-                if let sweptTo = sweptTo(strategy, workload) { return "stopped at S=\(sweptTo): ≥ O(S), costly" }
-                guard let largest, let latency = value(strategy, workload, .latency, subscribers: largest) else { return failed(strategy) ? "error" : "—" }
-                return NumberFormat.nanoseconds(latency) + (value(strategy, workload, .rerunsPerWrite, subscribers: largest).map { " · " + NumberFormat.count($0) } ?? "")
-            })
+            (
+                strategy,
+                columns.map { workload in
+                    if let sweptTo = sweptTo(strategy, workload) { return "stopped at S=\(sweptTo): ≥ O(S), costly" }
+                    guard let largest, let latency = value(strategy, workload, .latency, subscribers: largest) else { return failed(strategy) ? "error" : "—" }
+                    return NumberFormat.nanoseconds(latency) + (value(strategy, workload, .rerunsPerWrite, subscribers: largest).map { " · " + NumberFormat.count($0) } ?? "")
+                }
+            )
         }
         return [growth, atLargest]
     }

@@ -2,7 +2,8 @@ extension Suite {
     /// `--suite store-isolation`: the design notes' GCD-queue store against its @MainActor and actor replacements; measures no strategy.
     public static let storeIsolation = Suite(
         name: "store-isolation",
-        summary: "the design notes' GCD-queue store against its @MainActor and actor replacements: write to view, reads, switches, 100 concurrent writers (bytes per store: memory suite)",
+        summary:
+            "the design notes' GCD-queue store against its @MainActor and actor replacements: write to view, reads, switches, 100 concurrent writers (bytes per store: memory suite)",
         defaultObjects: 0,
         measuresStrategies: false,
         tables: { suite, rows, _ in [SummaryTable(storeIsolationOf: suite, rows: rows)] },
@@ -32,15 +33,18 @@ extension SummaryTable {
             func cell(_ number: Double?, _ format: (Double) -> String) -> String {
                 number.map(format) ?? (failed ? "error" : "—")
             }
-            return (store, [
-                cell(value(suite.name, StoreWriteWorkload().name, store, .latency), NumberFormat.nanoseconds),
-                cell(value(suite.name, StoreReadWorkload(caller: .mainActor).name, store, .latency), NumberFormat.nanoseconds),
-                cell(value(suite.name, StoreReadWorkload(caller: .background).name, store, .latency), NumberFormat.nanoseconds),
-                cell(value(suite.name, StoreWriteWorkload().name, store, .voluntarySwitchesPerWrite), NumberFormat.count),
-                value("memory", IsolationFootprintWorkload().name, store, .bytesPerStore).map(NumberFormat.bytes) ?? "(memory suite)",
-                cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, .lostWrites), NumberFormat.count),
-                cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, .wallNanosecondsPerWrite), NumberFormat.nanoseconds),
-            ])
+            return (
+                store,
+                [
+                    cell(value(suite.name, StoreWriteWorkload().name, store, .latency), NumberFormat.nanoseconds),
+                    cell(value(suite.name, StoreReadWorkload(caller: .mainActor).name, store, .latency), NumberFormat.nanoseconds),
+                    cell(value(suite.name, StoreReadWorkload(caller: .background).name, store, .latency), NumberFormat.nanoseconds),
+                    cell(value(suite.name, StoreWriteWorkload().name, store, .voluntarySwitchesPerWrite), NumberFormat.count),
+                    value("memory", IsolationFootprintWorkload().name, store, .bytesPerStore).map(NumberFormat.bytes) ?? "(memory suite)",
+                    cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, .lostWrites), NumberFormat.count),
+                    cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, .wallNanosecondsPerWrite), NumberFormat.nanoseconds),
+                ]
+            )
         }
         footnotes = [Self.storeIsolationPrediction]
     }

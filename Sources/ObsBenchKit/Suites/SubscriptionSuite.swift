@@ -25,21 +25,24 @@ public struct SubscribeUnsubscribeWorkload: Workload {
         let store = try context.makeStore()
         let count = context.objects
         var next = 0
-        let measured = try await context.measureCost({ iterations in
-            for _ in 0..<iterations {
-                next = next == count ? 1 : next &+ 1
-                let view = try store.subscribe(.record(next, .title))
-                await store.settle()
-                store.unsubscribe(view)
-            }
-        }, emptyBatch: { iterations in
-            for _ in 0..<iterations {
-                next = next == count ? 1 : next &+ 1
-                blackHole(ViewSpec.record(next, .title))
-            }
-        }, label: name)
+        let measured = try await context.measureCost(
+            { iterations in
+                for _ in 0..<iterations {
+                    next = next == count ? 1 : next &+ 1
+                    let view = try store.subscribe(.record(next, .title))
+                    await store.settle()
+                    store.unsubscribe(view)
+                }
+            },
+            emptyBatch: { iterations in
+                for _ in 0..<iterations {
+                    next = next == count ? 1 : next &+ 1
+                    blackHole(ViewSpec.record(next, .title))
+                }
+            }, label: name)
         await store.tearDown()
-        return context.latencyOutput(workload: name, subscribers: 1, measured: measured,
-                                     note: "title of records 1...N in turn; subscribe, settle(), unsubscribe per operation")
+        return context.latencyOutput(
+            workload: name, subscribers: 1, measured: measured,
+            note: "title of records 1...N in turn; subscribe, settle(), unsubscribe per operation")
     }
 }

@@ -40,8 +40,11 @@ public struct Suite: Sendable {
         measure == .instructions ? instructionWorkloads : workloads
     }
 
-    public init(name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false, measuresStrategies: Bool = true, countsOnly: Bool = false,
-                tables: @escaping @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> [SummaryTable], workloads: [any Workload]) {
+    public init(
+        name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false,
+        measuresStrategies: Bool = true, countsOnly: Bool = false,
+        tables: @escaping @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> [SummaryTable], workloads: [any Workload]
+    ) {
         self.name = name
         self.summary = summary
         self.defaultObjects = defaultObjects

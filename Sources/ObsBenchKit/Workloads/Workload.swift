@@ -21,8 +21,10 @@ public struct WorkloadContext: Sendable {
     /// How instructions are counted, when `measure` is `.instructions`.
     public var instructionSettings: InstructionSettings
 
-    public init(runID: String, suite: String, strategy: StrategyEntry?, sampler: SamplerSettings, objects: Int, objectSweep: [Int]? = nil, quick: Bool = false, subscribers: Int? = nil,
-                measure: CostMeasure = .time, instructionSettings: InstructionSettings = .standard()) {
+    public init(
+        runID: String, suite: String, strategy: StrategyEntry?, sampler: SamplerSettings, objects: Int, objectSweep: [Int]? = nil, quick: Bool = false, subscribers: Int? = nil,
+        measure: CostMeasure = .time, instructionSettings: InstructionSettings = .standard()
+    ) {
         self.runID = runID
         self.suite = suite
         self.strategy = strategy
@@ -42,7 +44,7 @@ public struct WorkloadContext: Sendable {
     }
 
     /// What rows name as their strategy: the strategy's name, or `-` when the suite measures none.
-    public var strategyName: String { strategy?.name ?? "-" }
+    public var strategyName: String { strategy?.name ?? RowKey.noStrategy }
 
     /// A fresh store of `objects` records of this context's strategy.
     @MainActor
@@ -125,32 +127,44 @@ extension WorkloadContext {
     func latencyOutput(workload: String, subscribers: Int, measured: CostPerOperation, note: String) -> WorkloadOutput {
         func row(_ metric: Metric, _ statistics: Statistics?, _ note: String) -> ResultRow {
             ResultRow(
-                runID: runID, suite: suite, workload: workload, strategy: strategyName, executor: "main-actor",
+                runID: runID, suite: suite, workload: workload, strategy: strategyName, executor: RowKey.mainActor,
                 objects: objects, subscribers: subscribers, concurrency: 1, metric: metric.name, unit: metric.unit,
                 statistics: statistics, note: note)
         }
         func samples(_ metric: Metric, _ values: [Double]) -> [SampleRow] {
             values.enumerated().map { index, value in
-                SampleRow(runID: runID, suite: suite, workload: workload, strategy: strategyName, metric: metric.name, unit: metric.unit, index: index, value: value, subscribers: subscribers)
+                SampleRow(
+                    runID: runID, suite: suite, workload: workload, strategy: strategyName, metric: metric.name, unit: metric.unit, index: index, value: value,
+                    subscribers: subscribers)
             }
         }
         switch measured {
         case .time(let sampled):
-            return WorkloadOutput(rows: [
-                row(.latency, Statistics(sampled.nanosecondsPerOperation), "\(note); \(sampled.batchSize) ops per sample; loop overhead subtracted"),
-                row(.loopOverhead, Statistics(exact: sampled.loopOverheadNanoseconds), "the empty batch (the same loop without the measured work), median of 15; subtracted from latency"),
-            ], samples: samples(.latency, sampled.nanosecondsPerOperation))
+            return WorkloadOutput(
+                rows: [
+                    row(.latency, Statistics(sampled.nanosecondsPerOperation), "\(note); \(sampled.batchSize) ops per sample; loop overhead subtracted"),
+                    row(
+                        .loopOverhead, Statistics(exact: sampled.loopOverheadNanoseconds),
+                        "the empty batch (the same loop without the measured work), median of 15; subtracted from latency"),
+                ], samples: samples(.latency, sampled.nanosecondsPerOperation))
         case .instructions(let counted):
             let settings = counted.settings
-            let method = "Callgrind, every thread; (Ir at \(settings.longLength) ops − Ir at \(settings.shortLength)) / \(settings.longLength - settings.shortLength), \(settings.repeats) repeats"
+            let method =
+                "Callgrind, every thread; (Ir at \(settings.longLength) ops − Ir at \(settings.shortLength)) / \(settings.longLength - settings.shortLength), \(settings.repeats) repeats"
             var instructions = row(.instructions, Statistics(counted.instructionsPerOperation), "\(note); \(method); empty loop subtracted")
             instructions.profileDumps = counted.profileDumps
-            var output = WorkloadOutput(rows: [
-                instructions,
-                row(.instructionLoopOverhead, Statistics(exact: counted.loopOverheadInstructions), "the empty batch (the same loop without the measured work), counted the same way; subtracted from instructions"),
-            ], samples: samples(.instructions, counted.instructionsPerOperation))
+            var output = WorkloadOutput(
+                rows: [
+                    instructions,
+                    row(
+                        .instructionLoopOverhead, Statistics(exact: counted.loopOverheadInstructions),
+                        "the empty batch (the same loop without the measured work), counted the same way; subtracted from instructions"),
+                ], samples: samples(.instructions, counted.instructionsPerOperation))
             if let cycles = counted.estimatedCyclesPerOperation {
-                output.rows.append(row(.estimatedCycles, Statistics(cycles), "ESTIMATE from simulated caches (\(CallgrindInvocation.cacheDescription)): L1 hits + 5 × LL hits + 35 × RAM accesses per op; \(method)"))
+                output.rows.append(
+                    row(
+                        .estimatedCycles, Statistics(cycles),
+                        "ESTIMATE from simulated caches (\(CallgrindInvocation.cacheDescription)): L1 hits + 5 × LL hits + 35 × RAM accesses per op; \(method)"))
             }
             return output
         }
@@ -160,7 +174,7 @@ extension WorkloadContext {
     /// row that says, in its note, why the count could not be measured here.
     func countRow(workload: String, objects: Int? = nil, subscribers: Int, metric: Metric, value: Double?, note: String) -> ResultRow {
         ResultRow(
-            runID: runID, suite: suite, workload: workload, strategy: strategyName, executor: "main-actor",
+            runID: runID, suite: suite, workload: workload, strategy: strategyName, executor: RowKey.mainActor,
             objects: objects ?? self.objects, subscribers: subscribers, concurrency: 1, metric: metric.name, unit: metric.unit,
             statistics: value.map { Statistics(exact: $0) }, note: note)
     }

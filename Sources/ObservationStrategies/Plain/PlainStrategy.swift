@@ -77,12 +77,14 @@ public final class PlainStrategy: ObservationStrategy {
     public static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops? {
         let tasks = records.map(PlainTask.init)
         let count = tasks.count
-        return ConcreteLoops(read: { iterations in
-            var sum = 0
-            for index in 0..<iterations { sum &+= tasks[index % count].priority }
-            return sum
-        }, write: { iterations, first in
-            for index in 0..<iterations { tasks[index % count].priority = first &+ index }
-        })
+        return ConcreteLoops(
+            read: { iterations in
+                var sum = 0
+                for index in 0..<iterations { sum &+= tasks[index % count].priority }
+                return sum
+            },
+            write: { iterations, first in
+                for index in 0..<iterations { tasks[index % count].priority = first &+ index }
+            })
     }
 }

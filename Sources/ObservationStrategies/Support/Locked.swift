@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A value behind a lock, for state that threads share (views updated from GRDB's queue, waiter
 /// lists, worker bookkeeping). A `Synchronization.Mutex`, stored inline like one (no allocation of
@@ -46,10 +47,12 @@ public struct ThreadSanitizerHooks: Sendable {
     /// The hooks when this process runs under ThreadSanitizer, else nil.
     static let loaded: ThreadSanitizerHooks? = {
         guard let handle = dlopen(nil, RTLD_NOW),
-              let acquire = dlsym(handle, "__tsan_acquire"),
-              let release = dlsym(handle, "__tsan_release") else { return nil }
-        return ThreadSanitizerHooks(acquire: unsafeBitCast(acquire, to: Annotation.self),
-                                    release: unsafeBitCast(release, to: Annotation.self))
+            let acquire = dlsym(handle, "__tsan_acquire"),
+            let release = dlsym(handle, "__tsan_release")
+        else { return nil }
+        return ThreadSanitizerHooks(
+            acquire: unsafeBitCast(acquire, to: Annotation.self),
+            release: unsafeBitCast(release, to: Annotation.self))
     }()
 
     /// Whether this process runs under ThreadSanitizer (tests that replace the allocator skip then).

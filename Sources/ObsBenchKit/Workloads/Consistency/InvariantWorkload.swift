@@ -82,7 +82,8 @@ public struct InvariantWorkload: Workload {
         let finalShown = checker.shown(list: listState.lastSeen)
         let granularity = try context.measuredStrategy().descriptor.capabilities.granularity
         guard granularity == .none || finalShown == log.finalState else {
-            throw WorkloadError.viewFailed("after settle() the view showed \(finalShown.map(String.init(describing:)) ?? "values of the wrong shape"), not the last commit's \(log.finalState)")
+            throw WorkloadError.viewFailed(
+                "after settle() the view showed \(finalShown.map(String.init(describing:)) ?? "values of the wrong shape"), not the last commit's \(log.finalState)")
         }
         let shown = countState.map { checker.shownStates(count: $0, list: listState) } ?? checker.shownStates(list: listState)
         let boundaries = log.boundaryStates
@@ -103,7 +104,8 @@ public struct InvariantWorkload: Workload {
             row(.transactions, Double(committed), "\(how); \(NumberFormat.fixed(elapsed / 1e6, digits: 1)) ms in all"),
             row(.rerunsPerTransaction, Double(reruns) / Double(committed), "\(reruns) view re-runs (\(what))"),
             row(.notificationsPerTransaction, Double(notifications) / Double(committed), "\(notifications) notifications (\(what); below 1: coalesced)"),
-            row(tornMetric, Double(torn.count),
+            row(
+                tornMetric, Double(torn.count),
                 "states shown that existed at no commit boundary, out of \(shown.count) shown (\(what)); \(wrongCount) of them with a count no boundary had"),
             row(tornPer1000Metric, Double(torn.count) * 1_000 / Double(committed), "\(what); \(how)"),
         ])

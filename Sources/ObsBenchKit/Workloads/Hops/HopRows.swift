@@ -16,7 +16,7 @@ extension ResultRow {
     /// Marks the row as measuring no strategy (`-`), naming the isolation kind in `executor` and
     /// the callers in `concurrency`.
     mutating func labelAsHop(executor: String, callers: Int) {
-        strategy = "-"
+        strategy = RowKey.noStrategy
         self.executor = executor
         concurrency = callers
     }
@@ -28,7 +28,7 @@ extension WorkloadOutput {
     mutating func labelAsHop(executor: String, callers: Int) {
         for index in rows.indices { rows[index].labelAsHop(executor: executor, callers: callers) }
         for index in samples.indices {
-            samples[index].strategy = "-"
+            samples[index].strategy = RowKey.noStrategy
             samples[index].subscribers = callers
         }
     }
@@ -46,12 +46,15 @@ extension WorkloadContext {
 
     /// A row of voluntary context switches per operation between two `getrusage` readings,
     /// labelled as `labelAsHop` does; nil statistics (and the reason) where getrusage failed.
-    func voluntarySwitchesRow(workload: String, metric: Metric, before: ProcessCounters?, after: ProcessCounters?,
-                              operations: Int, subscribers: Int, executor: String, note: String) -> ResultRow {
+    func voluntarySwitchesRow(
+        workload: String, metric: Metric, before: ProcessCounters?, after: ProcessCounters?,
+        operations: Int, subscribers: Int, executor: String, note: String
+    ) -> ResultRow {
         var row = countRow(
             workload: workload, objects: 0, subscribers: subscribers, metric: metric,
             value: before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) / Double(max(operations, 1)) } },
-            note: before == nil || after == nil ? "not measurable here: getrusage failed" : "getrusage(RUSAGE_SELF) over the whole measurement (warm-up and the empty loop included); \(note)")
+            note: before == nil || after == nil
+                ? "not measurable here: getrusage failed" : "getrusage(RUSAGE_SELF) over the whole measurement (warm-up and the empty loop included); \(note)")
         row.labelAsHop(executor: executor, callers: 1)
         return row
     }

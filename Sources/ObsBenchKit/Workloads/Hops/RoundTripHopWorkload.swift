@@ -54,38 +54,41 @@ public struct RoundTripHopWorkload: Workload {
             dedicated?.shutdown()
             pool?.shutdown()
         }
-        let store: any HopStore = switch kind {
-        case .defaultActor, .taskExecutorToActor, .mainToActor: DefaultActorStore()
-        case .mainActor: MainActorStore()
-        case .dedicatedThreadActor: DedicatedThreadActorStore(executor: dedicated!)
-        case .dispatchQueueSync: DispatchQueueStore()
-        case .mutex: MutexStore()
-        }
+        let store: any HopStore =
+            switch kind {
+            case .defaultActor, .taskExecutorToActor, .mainToActor: DefaultActorStore()
+            case .mainActor: MainActorStore()
+            case .dedicatedThreadActor: DedicatedThreadActorStore(executor: dedicated!)
+            case .dispatchQueueSync: DispatchQueueStore()
+            case .mutex: MutexStore()
+            }
         let settings = context.hopSampler
         var output = WorkloadOutput()
         for callers in context.measure == .instructions ? [1] : Self.concurrencies {
             let threads = ThreadSet()
             var hops = 0
             let before = ProcessCounters.read()
-            let measured = try await context.measureCost({ iterations in
-                hops += iterations * callers
-                if kind == .mainToActor && callers == 1 {
-                    threads.insert(ProcessCounters.currentThreadID())
-                    for _ in 0..<iterations { blackHole(await store.read()) }
-                } else if kind == .mainToActor {
-                    await Self.mainActorCallers(callers, iterations: iterations, threads: threads) { await store.read() }
-                } else {
-                    await Self.callers(callers, iterations: iterations, preferring: pool, threads: threads) { await store.read() }
-                }
-            }, emptyBatch: { iterations in
-                if kind == .mainToActor && callers == 1 {
-                    for index in 0..<iterations { blackHole(index) }
-                } else if kind == .mainToActor {
-                    await Self.mainActorCallers(callers, iterations: iterations, threads: nil) { 1 }
-                } else {
-                    await Self.callers(callers, iterations: iterations, preferring: pool, threads: nil) { 1 }
-                }
-            }, sampler: settings, label: "\(name) c=\(callers)")
+            let measured = try await context.measureCost(
+                { iterations in
+                    hops += iterations * callers
+                    if kind == .mainToActor && callers == 1 {
+                        threads.insert(ProcessCounters.currentThreadID())
+                        for _ in 0..<iterations { blackHole(await store.read()) }
+                    } else if kind == .mainToActor {
+                        await Self.mainActorCallers(callers, iterations: iterations, threads: threads) { await store.read() }
+                    } else {
+                        await Self.callers(callers, iterations: iterations, preferring: pool, threads: threads) { await store.read() }
+                    }
+                },
+                emptyBatch: { iterations in
+                    if kind == .mainToActor && callers == 1 {
+                        for index in 0..<iterations { blackHole(index) }
+                    } else if kind == .mainToActor {
+                        await Self.mainActorCallers(callers, iterations: iterations, threads: nil) { 1 }
+                    } else {
+                        await Self.callers(callers, iterations: iterations, preferring: pool, threads: nil) { 1 }
+                    }
+                }, sampler: settings, label: "\(name) c=\(callers)")
             let after = ProcessCounters.read()
             var latency = context.latencyOutput(
                 workload: name, subscribers: 0, measured: measured,
@@ -102,10 +105,15 @@ public struct RoundTripHopWorkload: Workload {
             let unavailable = "not measurable here: getrusage failed"
             output.rows += [
                 row(.throughput, median > 0 ? Double(callers) * 1e9 / median : nil, "callers / median round trip"),
-                row(.voluntarySwitchesPer1000Hops,
+                row(
+                    .voluntarySwitchesPer1000Hops,
                     before.flatMap { b in after.map { Double($0.voluntarySwitches - b.voluntarySwitches) * 1_000 / Double(max(hops, 1)) } },
-                    before == nil ? unavailable : "getrusage(RUSAGE_SELF): every thread the process had, exited ones included, over the whole measurement (warm-up and the empty loop's task spawns included), \(hops) hops"),
-                row(.involuntarySwitchesPer1000Hops,
+                    before == nil
+                        ? unavailable
+                        : "getrusage(RUSAGE_SELF): every thread the process had, exited ones included, over the whole measurement (warm-up and the empty loop's task spawns included), \(hops) hops"
+                ),
+                row(
+                    .involuntarySwitchesPer1000Hops,
                     before.flatMap { b in after.map { Double($0.involuntarySwitches - b.involuntarySwitches) * 1_000 / Double(max(hops, 1)) } },
                     before == nil ? unavailable : "getrusage(RUSAGE_SELF): every thread the process had, over the whole measurement, \(hops) hops"),
                 row(.threads, after?.threads.map(Double.init), after?.threads == nil ? "not measurable here: no /proc/self/task" : "threads in the process after the measurement"),

@@ -42,23 +42,26 @@ public struct WriteToViewHopWorkload: Workload {
         var lastWritten = 0
         let settings = context.hopSampler
         let handoff = handoff
-        let measured = try await context.measureCost({ iterations in
-            for _ in 0..<iterations {
-                next &+= 1
-                await background.write(next, to: 1, showingOn: view, by: handoff)
-            }
-            lastWritten = next
-        }, emptyBatch: { iterations in
-            for _ in 0..<iterations {
-                next &+= 1
-                blackHole(next)
-            }
-        }, sampler: settings, label: name)
+        let measured = try await context.measureCost(
+            { iterations in
+                for _ in 0..<iterations {
+                    next &+= 1
+                    await background.write(next, to: 1, showingOn: view, by: handoff)
+                }
+                lastWritten = next
+            },
+            emptyBatch: { iterations in
+                for _ in 0..<iterations {
+                    next &+= 1
+                    blackHole(next)
+                }
+            }, sampler: settings, label: name)
         guard view.shown == lastWritten else {
             throw WorkloadError.viewFailed("the view shows \(view.shown), the last write was \(lastWritten)")
         }
-        var output = context.latencyOutput(workload: name, subscribers: 1, measured: measured,
-                                           note: "\(summary); from the main actor's call to the view updated and back: \(isolationChanges)")
+        var output = context.latencyOutput(
+            workload: name, subscribers: 1, measured: measured,
+            note: "\(summary); from the main actor's call to the view updated and back: \(isolationChanges)")
         output.labelAsHop(executor: "background-actor-to-main-actor", callers: 1)
         for index in output.rows.indices { output.rows[index].objects = 1 }
         return output

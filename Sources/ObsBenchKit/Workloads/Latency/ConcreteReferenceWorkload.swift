@@ -29,23 +29,27 @@ extension WorkloadContext {
     @MainActor
     func measureConcreteLoops(_ loops: ConcreteLoops, readName: String, writeName: String, readNote: String, writeNote: String) async throws -> WorkloadOutput {
         let count = objects
-        let read = try await measureCost({ iterations in
-            blackHole(loops.read(iterations))
-        }, emptyBatch: { iterations in
-            var sum = 0
-            for index in 0..<iterations { sum &+= index % count }
-            blackHole(sum)
-        }, label: readName)
+        let read = try await measureCost(
+            { iterations in
+                blackHole(loops.read(iterations))
+            },
+            emptyBatch: { iterations in
+                var sum = 0
+                for index in 0..<iterations { sum &+= index % count }
+                blackHole(sum)
+            }, label: readName)
         var next = 1_000
-        let write = try await measureCost({ iterations in
-            loops.write(iterations, next)
-            next &+= iterations
-        }, emptyBatch: { iterations in
-            var sum = 0
-            for index in 0..<iterations { sum &+= (next &+ index) ^ (index % count) }
-            blackHole(sum)
-            next &+= iterations
-        }, label: writeName)
+        let write = try await measureCost(
+            { iterations in
+                loops.write(iterations, next)
+                next &+= iterations
+            },
+            emptyBatch: { iterations in
+                var sum = 0
+                for index in 0..<iterations { sum &+= (next &+ index) ^ (index % count) }
+                blackHole(sum)
+                next &+= iterations
+            }, label: writeName)
         var output = latencyOutput(workload: readName, subscribers: 0, measured: read, note: readNote)
         output.append(latencyOutput(workload: writeName, subscribers: 0, measured: write, note: writeNote))
         return output

@@ -20,7 +20,10 @@ public struct IgnoredFieldWorkload: Workload {
         guard let loops = try context.measuredStrategy().makeIgnoredFieldLoops(TaskRecord.sample(count: context.objects)) else { return WorkloadOutput() }
         return try await context.measureConcreteLoops(
             loops, readName: Self.readName, writeName: Self.writeName,
-            readNote: "@ObservationIgnored priority of records 1...N in turn on the concrete record type, summed; a stored property like plain's (compare read-untracked-concrete, plain and observable)",
-            writeNote: "@ObservationIgnored priority of records 1...N in turn on the concrete record type, each a new value; a stored property like plain's (compare write-unobserved-concrete, plain and observable)")
+            readNote:
+                "@ObservationIgnored priority of records 1...N in turn on the concrete record type, summed; a stored property like plain's (compare read-untracked-concrete, plain and observable)",
+            writeNote:
+                "@ObservationIgnored priority of records 1...N in turn on the concrete record type, each a new value; a stored property like plain's (compare write-unobserved-concrete, plain and observable)"
+        )
     }
 }

@@ -25,12 +25,16 @@ public struct ReadInsideViewWorkload: Workload {
             try store.write(.priority(next), to: 1)
             await store.settle()
         }
-        let measured = try await context.measureCost({ iterations in
-            try await scope(reads: 1 + iterations)
-        }, emptyBatch: { _ in
-            try await scope(reads: 1)
-        }, label: name)
+        let measured = try await context.measureCost(
+            { iterations in
+                try await scope(reads: 1 + iterations)
+            },
+            emptyBatch: { _ in
+                try await scope(reads: 1)
+            }, label: name)
         await store.tearDown()
-        return context.latencyOutput(workload: name, subscribers: 0, measured: measured, note: "priority of record 1; per read after the scope's first; the scope, its first read and the write that fires it subtracted")
+        return context.latencyOutput(
+            workload: name, subscribers: 0, measured: measured,
+            note: "priority of record 1; per read after the scope's first; the scope, its first read and the write that fires it subtracted")
     }
 }

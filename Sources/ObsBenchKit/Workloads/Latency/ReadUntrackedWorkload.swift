@@ -11,13 +11,15 @@ public struct ReadUntrackedWorkload: Workload {
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
         let store = try context.makeStore()
         let count = context.objects
-        let measured = try await context.measureCost({ iterations in
-            for index in 0..<iterations {
-                blackHole(try store.read(.priority, of: 1 &+ index % count))
-            }
-        }, emptyBatch: { iterations in
-            for index in 0..<iterations { blackHole(FieldValue.priority(1 &+ index % count)) }
-        }, label: name)
+        let measured = try await context.measureCost(
+            { iterations in
+                for index in 0..<iterations {
+                    blackHole(try store.read(.priority, of: 1 &+ index % count))
+                }
+            },
+            emptyBatch: { iterations in
+                for index in 0..<iterations { blackHole(FieldValue.priority(1 &+ index % count)) }
+            }, label: name)
         await store.tearDown()
         return context.latencyOutput(workload: name, subscribers: 0, measured: measured, note: "priority of records 1...N in turn")
     }

@@ -32,29 +32,37 @@ public struct ScanAllWorkload: Workload {
             sized.objects = size
             let records = TaskRecord.sample(count: size)
             let store = try context.measuredStrategy().makeStore(records)
-            let measured = try await sized.measureCost({ iterations in
-                for _ in 0..<iterations {
-                    var sum = 0
-                    try store.readEach(.priority, of: 1...size) { value in
-                        if case .priority(let priority) = value { sum &+= priority }
+            let measured = try await sized.measureCost(
+                { iterations in
+                    for _ in 0..<iterations {
+                        var sum = 0
+                        try store.readEach(.priority, of: 1...size) { value in
+                            if case .priority(let priority) = value { sum &+= priority }
+                        }
+                        blackHole(sum)
                     }
-                    blackHole(sum)
-                }
-            }, emptyBatch: { iterations in
-                // The batch's own loop; the scan's loop over the records is part of the scan.
-                for _ in 0..<iterations { blackHole(size) }
-            }, sampler: settings, label: name)
+                },
+                emptyBatch: { iterations in
+                    // The batch's own loop; the scan's loop over the records is part of the scan.
+                    for _ in 0..<iterations { blackHole(size) }
+                }, sampler: settings, label: name)
             await store.tearDown()
-            output.append(sized.latencyOutput(workload: name, subscribers: 0, measured: measured,
-                                              note: "priority of all \(size) records through the strategy's readEach, summed; one op is one scan"))
+            output.append(
+                sized.latencyOutput(
+                    workload: name, subscribers: 0, measured: measured,
+                    note: "priority of all \(size) records through the strategy's readEach, summed; one op is one scan"))
             guard let loops = try context.measuredStrategy().makeConcreteLoops(records) else { continue }
-            let concrete = try await sized.measureCost({ iterations in
-                for _ in 0..<iterations { blackHole(loops.read(size)) }
-            }, emptyBatch: { iterations in
-                for _ in 0..<iterations { blackHole(size) }
-            }, sampler: settings, label: Self.concreteName)
-            output.append(sized.latencyOutput(workload: Self.concreteName, subscribers: 0, measured: concrete,
-                                              note: "priority of all \(size) records on the concrete record type in a tight loop, summed; one op is one scan"))
+            let concrete = try await sized.measureCost(
+                { iterations in
+                    for _ in 0..<iterations { blackHole(loops.read(size)) }
+                },
+                emptyBatch: { iterations in
+                    for _ in 0..<iterations { blackHole(size) }
+                }, sampler: settings, label: Self.concreteName)
+            output.append(
+                sized.latencyOutput(
+                    workload: Self.concreteName, subscribers: 0, measured: concrete,
+                    note: "priority of all \(size) records on the concrete record type in a tight loop, summed; one op is one scan"))
         }
         return output
     }

@@ -16,18 +16,20 @@ public struct TwoFieldTransactionWorkload: Workload {
         // Titles made up front, so string formatting is not part of the measured write.
         let titles = (0..<64).map { "Title \($0)" }
         var next = 1_000
-        let measured = try await context.measureCost({ iterations in
-            for _ in 0..<iterations {
-                next &+= 1
-                try store.transaction([FieldWrite(1, .title(titles[next & 63])), FieldWrite(1, .priority(next))])
-                await store.settle()
-            }
-        }, emptyBatch: { iterations in
-            for _ in 0..<iterations {
-                next &+= 1
-                blackHole([FieldWrite(1, .title(titles[next & 63])), FieldWrite(1, .priority(next))])
-            }
-        }, label: name)
+        let measured = try await context.measureCost(
+            { iterations in
+                for _ in 0..<iterations {
+                    next &+= 1
+                    try store.transaction([FieldWrite(1, .title(titles[next & 63])), FieldWrite(1, .priority(next))])
+                    await store.settle()
+                }
+            },
+            emptyBatch: { iterations in
+                for _ in 0..<iterations {
+                    next &+= 1
+                    blackHole([FieldWrite(1, .title(titles[next & 63])), FieldWrite(1, .priority(next))])
+                }
+            }, label: name)
         let failure = view.snapshot.failure
         store.unsubscribe(view)
         await store.tearDown()

@@ -16,19 +16,21 @@ public struct WriteObservedWorkload: Workload {
         let rerunsBefore = view.reruns
         var next = 1_000
         var writes = 0
-        let measured = try await context.measureCost({ iterations in
-            for _ in 0..<iterations {
-                next &+= 1
-                try store.write(.priority(next), to: 1)
-                await store.settle()
-            }
-            writes += iterations
-        }, emptyBatch: { iterations in
-            for _ in 0..<iterations {
-                next &+= 1
-                blackHole(FieldValue.priority(next))
-            }
-        }, label: name)
+        let measured = try await context.measureCost(
+            { iterations in
+                for _ in 0..<iterations {
+                    next &+= 1
+                    try store.write(.priority(next), to: 1)
+                    await store.settle()
+                }
+                writes += iterations
+            },
+            emptyBatch: { iterations in
+                for _ in 0..<iterations {
+                    next &+= 1
+                    blackHole(FieldValue.priority(next))
+                }
+            }, label: name)
         let reruns = view.reruns - rerunsBefore
         let lastSeen = view.lastSeen
         let failure = view.snapshot.failure
@@ -39,10 +41,11 @@ public struct WriteObservedWorkload: Workload {
         // Counted once, by the timing worker: an instruction run of the same workload would write
         // the same row again.
         guard context.measure == .time else { return output }
-        output.rows.append(context.countRow(
-            workload: name, subscribers: 1, metric: .rerunsPerWrite,
-            value: writes == 0 ? 0 : Double(reruns) / Double(writes),
-            note: "\(reruns) re-runs for \(writes) writes (warm-up included); last value seen \(lastSeen.map(\.description).joined(separator: " "))"))
+        output.rows.append(
+            context.countRow(
+                workload: name, subscribers: 1, metric: .rerunsPerWrite,
+                value: writes == 0 ? 0 : Double(reruns) / Double(writes),
+                note: "\(reruns) re-runs for \(writes) writes (warm-up included); last value seen \(lastSeen.map(\.description).joined(separator: " "))"))
         return output
     }
 }

@@ -11,7 +11,8 @@ import ObservationStrategies
 /// (`-`); the kind of isolation is in `executor`.
 public struct IsolationFootprintWorkload: Workload {
     public let name = "isolation-footprint"
-    public let summary = "bytes per default actor, per DispatchQueue-guarded store, per plain class, and per empty store of the store-isolation suite, 10,000 of each (plain's worker only)"
+    public let summary =
+        "bytes per default actor, per DispatchQueue-guarded store, per plain class, and per empty store of the store-isolation suite, 10,000 of each (plain's worker only)"
 
     public init() {}
 
@@ -54,7 +55,7 @@ public struct IsolationFootprintWorkload: Workload {
     }
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
-        guard context.strategy?.name == "plain" else { return WorkloadOutput() }
+        guard context.strategy?.name == RowKey.floorStrategy else { return WorkloadOutput() }
         let probe = try context.memoryProbe()
         var output = WorkloadOutput()
         for (index, kind) in Kind.allCases.enumerated() {
@@ -77,12 +78,12 @@ public struct IsolationFootprintWorkload: Workload {
             withExtendedLifetime(kept) {}
             let count = Double(Self.instances)
             let bytes = ResultRow(
-                runID: context.runID, suite: context.suite, workload: name, strategy: "-", executor: kind.rawValue,
+                runID: context.runID, suite: context.suite, workload: name, strategy: RowKey.noStrategy, executor: kind.rawValue,
                 objects: Self.instances, subscribers: 0, concurrency: 1, metric: kind.bytesMetric.name, unit: kind.bytesMetric.unit,
                 statistics: Statistics(exact: Double(built.liveBytes) / count),
                 note: "\(Self.instances) instances kept alive: \(built.liveBytes) B; \(context.allocatorNote(probe))")
             let allocations = ResultRow(
-                runID: context.runID, suite: context.suite, workload: name, strategy: "-", executor: kind.rawValue,
+                runID: context.runID, suite: context.suite, workload: name, strategy: RowKey.noStrategy, executor: kind.rawValue,
                 objects: Self.instances, subscribers: 0, concurrency: 1, metric: kind.allocationsMetric.name, unit: kind.allocationsMetric.unit,
                 statistics: built.allocations.map { Statistics(exact: Double($0) / count) },
                 note: built.allocations == nil ? "allocation counts need jemalloc" : context.allocatorNote(probe))

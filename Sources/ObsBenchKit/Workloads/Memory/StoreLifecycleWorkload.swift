@@ -57,19 +57,25 @@ public struct StoreLifecycleWorkload: Workload {
 
             let perObject = Double(count)
             output.rows += [
-                context.countRow(workload: name, objects: count, subscribers: 0, metric: .freshBytesPerObject,
-                                 value: Double(fresh) / perObject, note: "store of \(count) records just built: \(fresh) B; \(note)"),
-                context.countRow(workload: name, objects: count, subscribers: 0, metric: .freshAllocationsPerObject,
-                                 value: freshAllocations.map { Double($0) / perObject },
-                                 note: freshAllocations.map { "\($0) allocations building the store" } ?? "allocation counts need jemalloc (\(JemallocLibrary.installHint))"),
-                context.countRow(workload: name, objects: count, subscribers: 0, metric: .writtenBytesPerObject,
-                                 value: Double(written) / perObject, note: "after one write of priority to every record (transactions of 1000), settled: \(written) B; \(note)"),
-                context.countRow(workload: name, objects: count, subscribers: viewing ? count : 0, metric: .viewedBytesPerObject,
-                                 value: viewing ? Double(viewed) / perObject : nil,
-                                 note: viewing ? "with one view reading title on every record: \(viewed) B, obsbench's own view handle included (the same for every strategy); \(note)"
-                                               : "not measured above \(Self.maximumViewedObjects) records (starting 100,000 GRDB observations takes minutes)"),
-                context.countRow(workload: name, objects: count, subscribers: 0, metric: .bytesLeftAfterTeardown,
-                                 value: Double(left), note: "live bytes after unsubscribing, tearDown() and releasing the store, against before it was built; \(note)"),
+                context.countRow(
+                    workload: name, objects: count, subscribers: 0, metric: .freshBytesPerObject,
+                    value: Double(fresh) / perObject, note: "store of \(count) records just built: \(fresh) B; \(note)"),
+                context.countRow(
+                    workload: name, objects: count, subscribers: 0, metric: .freshAllocationsPerObject,
+                    value: freshAllocations.map { Double($0) / perObject },
+                    note: freshAllocations.map { "\($0) allocations building the store" } ?? "allocation counts need jemalloc (\(JemallocLibrary.installHint))"),
+                context.countRow(
+                    workload: name, objects: count, subscribers: 0, metric: .writtenBytesPerObject,
+                    value: Double(written) / perObject, note: "after one write of priority to every record (transactions of 1000), settled: \(written) B; \(note)"),
+                context.countRow(
+                    workload: name, objects: count, subscribers: viewing ? count : 0, metric: .viewedBytesPerObject,
+                    value: viewing ? Double(viewed) / perObject : nil,
+                    note: viewing
+                        ? "with one view reading title on every record: \(viewed) B, obsbench's own view handle included (the same for every strategy); \(note)"
+                        : "not measured above \(Self.maximumViewedObjects) records (starting 100,000 GRDB observations takes minutes)"),
+                context.countRow(
+                    workload: name, objects: count, subscribers: 0, metric: .bytesLeftAfterTeardown,
+                    value: Double(left), note: "live bytes after unsubscribing, tearDown() and releasing the store, against before it was built; \(note)"),
             ]
         }
         return output

@@ -25,10 +25,11 @@ public struct SubscriberMemoryWorkload: Workload {
             for view in views { store.unsubscribe(view) }
             views.removeAll(keepingCapacity: true)
             await store.settle()
-            output.rows.append(context.countRow(
-                workload: name, subscribers: subscribers, metric: .bytesPerSubscriber,
-                value: Double(grown) / Double(subscribers),
-                note: "\(subscribers) views on record 1 of \(context.objects): \(grown) B, obsbench's own view handle included (the same for every strategy); \(note)"))
+            output.rows.append(
+                context.countRow(
+                    workload: name, subscribers: subscribers, metric: .bytesPerSubscriber,
+                    value: Double(grown) / Double(subscribers),
+                    note: "\(subscribers) views on record 1 of \(context.objects): \(grown) B, obsbench's own view handle included (the same for every strategy); \(note)"))
         }
         await store.tearDown()
         return output

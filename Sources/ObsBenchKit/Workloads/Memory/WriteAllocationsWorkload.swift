@@ -45,15 +45,20 @@ public struct WriteAllocationsWorkload: Workload {
             let writes = Double(Self.writes)
             let missing = "needs jemalloc's counters (\(JemallocLibrary.installHint)); \(probe.allocator.description) has none"
             output.rows += [
-                context.countRow(workload: name, subscribers: subscribers, metric: .allocationsPerWrite,
-                                 value: count.map { Double($0) / writes },
-                                 note: count.map { "\($0) allocations over \(Self.writes) writes of priority of record 1, settled after each, all threads (asynchronous strategies: settle()'s own wait included)" } ?? missing),
-                context.countRow(workload: name, subscribers: subscribers, metric: .bytesAllocatedPerWrite,
-                                 value: allocatedBytes.map { Double($0) / writes },
-                                 note: allocatedBytes.map { "\($0) B allocated over \(Self.writes) writes, all threads (frees not subtracted)" } ?? missing),
-                context.countRow(workload: name, subscribers: subscribers, metric: .retainedBytesPerWrite,
-                                 value: Double(retained) / writes,
-                                 note: "live bytes after \(Self.writes) writes minus before; \(context.allocatorNote(probe))"),
+                context.countRow(
+                    workload: name, subscribers: subscribers, metric: .allocationsPerWrite,
+                    value: count.map { Double($0) / writes },
+                    note: count.map {
+                        "\($0) allocations over \(Self.writes) writes of priority of record 1, settled after each, all threads (asynchronous strategies: settle()'s own wait included)"
+                    } ?? missing),
+                context.countRow(
+                    workload: name, subscribers: subscribers, metric: .bytesAllocatedPerWrite,
+                    value: allocatedBytes.map { Double($0) / writes },
+                    note: allocatedBytes.map { "\($0) B allocated over \(Self.writes) writes, all threads (frees not subtracted)" } ?? missing),
+                context.countRow(
+                    workload: name, subscribers: subscribers, metric: .retainedBytesPerWrite,
+                    value: Double(retained) / writes,
+                    note: "live bytes after \(Self.writes) writes minus before; \(context.allocatorNote(probe))"),
             ]
         }
         await store.tearDown()

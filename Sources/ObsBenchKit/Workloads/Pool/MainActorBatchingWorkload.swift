@@ -21,32 +21,37 @@ public struct MainActorBatchingWorkload: Workload {
             let view = ItemsView()
             var batches = 0
             let before = ProcessCounters.read()
-            let measured = try await context.measureCost({ iterations in
-                await Task.detached {
-                    for _ in 0..<iterations {
-                        switch delivery {
-                        case .perItem:
-                            for item in 0..<Self.items { await view.append(item) }
-                        case .batched:
-                            await view.append(contentsOf: Array(0..<Self.items))
+            let measured = try await context.measureCost(
+                { iterations in
+                    await Task.detached {
+                        for _ in 0..<iterations {
+                            switch delivery {
+                            case .perItem:
+                                for item in 0..<Self.items { await view.append(item) }
+                            case .batched:
+                                await view.append(contentsOf: Array(0..<Self.items))
+                            }
                         }
-                    }
-                }.value
-                batches += iterations
-            }, emptyBatch: { iterations in
-                await Task.detached { for index in 0..<iterations { blackHole(index) } }.value
-            }, sampler: context.storeSampler, label: "\(name) \(delivery.rawValue)")
+                    }.value
+                    batches += iterations
+                },
+                emptyBatch: { iterations in
+                    await Task.detached { for index in 0..<iterations { blackHole(index) } }.value
+                }, sampler: context.storeSampler, label: "\(name) \(delivery.rawValue)")
             let after = ProcessCounters.read()
             guard view.count == batches * Self.items else {
                 throw WorkloadError.viewFailed("\(delivery.rawValue): the view holds \(view.count) items, \(batches * Self.items) were sent")
             }
-            var latency = context.latencyOutput(workload: name, subscribers: 1, measured: measured,
-                                                note: "\(Self.items) items from a detached task to a main-actor view, \(delivery == .perItem ? "one hop each" : "one hop in all"); one op is the \(Self.items) items")
+            var latency = context.latencyOutput(
+                workload: name, subscribers: 1, measured: measured,
+                note:
+                    "\(Self.items) items from a detached task to a main-actor view, \(delivery == .perItem ? "one hop each" : "one hop in all"); one op is the \(Self.items) items")
             latency.labelAsHop(executor: delivery.rawValue, callers: 1)
             output.append(latency)
-            output.rows.append(context.voluntarySwitchesRow(
-                workload: name, metric: .voluntarySwitchesPer1000Items, before: before, after: after,
-                operations: batches, subscribers: 1, executor: delivery.rawValue, note: "\(batches) × \(Self.items) items"))
+            output.rows.append(
+                context.voluntarySwitchesRow(
+                    workload: name, metric: .voluntarySwitchesPer1000Items, before: before, after: after,
+                    operations: batches, subscribers: 1, executor: delivery.rawValue, note: "\(batches) × \(Self.items) items"))
         }
         return output
     }

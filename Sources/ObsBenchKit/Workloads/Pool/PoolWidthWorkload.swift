@@ -26,8 +26,9 @@ public struct PoolWidthWorkload: Workload {
                 }
             }
         }
-        var width = context.countRow(workload: name, objects: 0, subscribers: 0, metric: .poolThreadsObserved, value: Double(threads.count),
-                                     note: "distinct threads that ran 1,000 pool jobs of 20 µs; \(CPUWork.cores) cores")
+        var width = context.countRow(
+            workload: name, objects: 0, subscribers: 0, metric: .poolThreadsObserved, value: Double(threads.count),
+            note: "distinct threads that ran 1,000 pool jobs of 20 µs; \(CPUWork.cores) cores")
         width.labelAsHop(executor: "cooperative-pool", callers: 0)
         output.rows.append(width)
         for blocked in 1...(CPUWork.cores + 1) {
@@ -55,9 +56,12 @@ public struct PoolWidthWorkload: Workload {
                 while started.value < blocked { await Task.yield() }
                 releaser.wait()
             }
-            output.rows.append(context.latencyTrialsRow(
-                workload: name, trials: delays, executor: "blocked-pool-tasks", callers: blocked,
-                note: "start delay of a new pool job while \(blocked) pool task(s) block in DispatchSemaphore.wait, released \(Self.holdMilliseconds) ms after they started; \(CPUWork.cores) cores; \(delays.count) trials"))
+            output.rows.append(
+                context.latencyTrialsRow(
+                    workload: name, trials: delays, executor: "blocked-pool-tasks", callers: blocked,
+                    note:
+                        "start delay of a new pool job while \(blocked) pool task(s) block in DispatchSemaphore.wait, released \(Self.holdMilliseconds) ms after they started; \(CPUWork.cores) cores; \(delays.count) trials"
+                ))
         }
         return output
     }

@@ -85,7 +85,8 @@ public struct SubscriberScalingWorkload: Workload {
         var stopped: String?
         for subscribers in counts {
             if let (slope, estimate) = Self.stopsBefore(subscribers, after: points) {
-                stopped = "sweep stopped before S = \(subscribers): latency grew as S^\(NumberFormat.fixed(slope, digits: 2)) over the last decade, "
+                stopped =
+                    "sweep stopped before S = \(subscribers): latency grew as S^\(NumberFormat.fixed(slope, digits: 2)) over the last decade, "
                     + "a growth larger S can only steepen, and S = \(subscribers) would take about \(NumberFormat.nanoseconds(estimate)) per write"
                 break
             }
@@ -96,36 +97,43 @@ public struct SubscriberScalingWorkload: Workload {
             settings.minimumSamples = Self.minimumSamples(estimatedNanoseconds: points.last.map { $0.nanoseconds * Double(subscribers) / Double($0.subscribers) })
             let rerunsBefore = views.reduce(0) { $0 + $1.reruns }
             var writes = 0
-            let sampled = try await Sampler(settings: settings).sample({ iterations in
-                for _ in 0..<iterations {
-                    sequence &+= 1
-                    let write = topology.write(sequence, titles: ScalingTopology.titles)
-                    try store.write(write.value, to: write.id)
-                    await store.settle()
-                }
-                writes += iterations
-            }, emptyBatch: { iterations in
-                for _ in 0..<iterations {
-                    sequence &+= 1
-                    blackHole(topology.write(sequence, titles: ScalingTopology.titles))
-                }
-            })
+            let sampled = try await Sampler(settings: settings).sample(
+                { iterations in
+                    for _ in 0..<iterations {
+                        sequence &+= 1
+                        let write = topology.write(sequence, titles: ScalingTopology.titles)
+                        try store.write(write.value, to: write.id)
+                        await store.settle()
+                    }
+                    writes += iterations
+                },
+                emptyBatch: { iterations in
+                    for _ in 0..<iterations {
+                        sequence &+= 1
+                        blackHole(topology.write(sequence, titles: ScalingTopology.titles))
+                    }
+                })
             if let failure = views.lazy.compactMap({ $0.snapshot.failure }).first { throw WorkloadError.viewFailed(failure) }
             let delivered = Double(views.reduce(0) { $0 + $1.reruns } - rerunsBefore) / Double(max(writes, 1))
             let needed = Double(topology.rerunsNeeded(subscribers: subscribers))
             var latency = context.latencyOutput(
                 workload: name, subscribers: subscribers, measured: .time(sampled),
-                note: "\(subscribers) views (\(topology.rawValue)) on a store of \(records); settle() after each write; \(sampled.nanosecondsPerOperation.count) samples of \(sampled.batchSize) write(s)")
+                note:
+                    "\(subscribers) views (\(topology.rawValue)) on a store of \(records); settle() after each write; \(sampled.nanosecondsPerOperation.count) samples of \(sampled.batchSize) write(s)"
+            )
             for index in latency.rows.indices { latency.rows[index].objects = records }
             output.append(latency)
             output.rows += [
-                context.countRow(workload: name, objects: records, subscribers: subscribers, metric: .rerunsPerWrite,
-                                 value: delivered, note: "re-runs delivered over \(writes) writes (warm-up included)"),
-                context.countRow(workload: name, objects: records, subscribers: subscribers, metric: .rerunsNeededPerWrite,
-                                 value: needed, note: "views that read what each write changed"),
-                context.countRow(workload: name, objects: records, subscribers: subscribers, metric: .spuriousFraction,
-                                 value: delivered > 0 ? max(0, delivered - needed) / delivered : 0,
-                                 note: "share of delivered re-runs that no read field called for"),
+                context.countRow(
+                    workload: name, objects: records, subscribers: subscribers, metric: .rerunsPerWrite,
+                    value: delivered, note: "re-runs delivered over \(writes) writes (warm-up included)"),
+                context.countRow(
+                    workload: name, objects: records, subscribers: subscribers, metric: .rerunsNeededPerWrite,
+                    value: needed, note: "views that read what each write changed"),
+                context.countRow(
+                    workload: name, objects: records, subscribers: subscribers, metric: .spuriousFraction,
+                    value: delivered > 0 ? max(0, delivered - needed) / delivered : 0,
+                    note: "share of delivered re-runs that no read field called for"),
             ]
             points.append((subscribers, Statistics.percentile(sampled.nanosecondsPerOperation.sorted(), 0.5)))
         }
@@ -156,16 +164,21 @@ public struct SubscriberScalingWorkload: Workload {
         }
         var rows: [ResultRow] = []
         if let line = GrowthFit.linear(fitted) {
-            rows.append(row(.costPerView, line.slope,
-                            "b of the least-squares line latency = a + b·S over \(sweep) (a = \(NumberFormat.nanoseconds(line.intercept)), R² = \(NumberFormat.fixed(line.rSquared, digits: 3)))"))
+            rows.append(
+                row(
+                    .costPerView, line.slope,
+                    "b of the least-squares line latency = a + b·S over \(sweep) (a = \(NumberFormat.nanoseconds(line.intercept)), R² = \(NumberFormat.fixed(line.rSquared, digits: 3)))"
+                ))
         }
         if let slope = GrowthFit.lastStepSlope(fitted), points.count >= 2 {
             let (low, high) = (points[points.count - 2].subscribers, points[points.count - 1].subscribers)
             rows.append(row(.lastDecadeSlope, slope, "log-log slope from S = \(low) to S = \(high); ~0 is O(1), ~1 is O(S), ~2 is O(S²)"))
         }
         if let (slope, quality) = GrowthFit.logLog(fitted) {
-            rows.append(row(.growthExponent, slope,
-                            "least-squares slope of log(latency) on log(S) over \(sweep), R² = \(NumberFormat.fixed(quality, digits: 3)); reads a + b·S low, see last_decade_slope"))
+            rows.append(
+                row(
+                    .growthExponent, slope,
+                    "least-squares slope of log(latency) on log(S) over \(sweep), R² = \(NumberFormat.fixed(quality, digits: 3)); reads a + b·S low, see last_decade_slope"))
             rows.append(row(.growthExponentR2, quality, "fit quality of growth_exponent: 1 is a straight line on log-log axes"))
         }
         return rows

@@ -1,8 +1,9 @@
 import ObservationStrategies
+
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 /// What the design notes' store records: a parse issue against some nodes.

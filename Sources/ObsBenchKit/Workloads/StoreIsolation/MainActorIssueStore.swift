@@ -1,7 +1,7 @@
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 /// The design notes' option A: a `@MainActor` `ObservableObject` whose `@Published` properties

@@ -1,8 +1,9 @@
 import Dispatch
+
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 /// The design notes' "as-is" store: state guarded by a private serial `DispatchQueue`; writes

@@ -30,32 +30,38 @@ public struct StoreReadWorkload: Workload {
             let measured: CostPerOperation
             switch caller {
             case .mainActor:
-                measured = try await context.measureCost({ iterations in
-                    for _ in 0..<iterations { blackHole(await store.metricsSnapshot().total) }
-                    reads += iterations
-                }, emptyBatch: { iterations in
-                    for index in 0..<iterations { blackHole(index) }
-                }, sampler: context.storeSampler, label: "\(name) \(kind.rawValue)")
-            case .background:
-                measured = try await context.measureCost({ iterations in
-                    await Task.detached {
+                measured = try await context.measureCost(
+                    { iterations in
                         for _ in 0..<iterations { blackHole(await store.metricsSnapshot().total) }
-                    }.value
-                    reads += iterations
-                }, emptyBatch: { iterations in
-                    await Task.detached {
+                        reads += iterations
+                    },
+                    emptyBatch: { iterations in
                         for index in 0..<iterations { blackHole(index) }
-                    }.value
-                }, sampler: context.storeSampler, label: "\(name) \(kind.rawValue)")
+                    }, sampler: context.storeSampler, label: "\(name) \(kind.rawValue)")
+            case .background:
+                measured = try await context.measureCost(
+                    { iterations in
+                        await Task.detached {
+                            for _ in 0..<iterations { blackHole(await store.metricsSnapshot().total) }
+                        }.value
+                        reads += iterations
+                    },
+                    emptyBatch: { iterations in
+                        await Task.detached {
+                            for index in 0..<iterations { blackHole(index) }
+                        }.value
+                    }, sampler: context.storeSampler, label: "\(name) \(kind.rawValue)")
             }
             let after = ProcessCounters.read()
-            var latency = context.latencyOutput(workload: name, subscribers: 0, measured: measured,
-                                                note: "\(kind.rawValue): metricsSnapshot() from \(caller == .mainActor ? "the main actor" : "a detached task (its start subtracted)")")
+            var latency = context.latencyOutput(
+                workload: name, subscribers: 0, measured: measured,
+                note: "\(kind.rawValue): metricsSnapshot() from \(caller == .mainActor ? "the main actor" : "a detached task (its start subtracted)")")
             latency.labelAsHop(executor: kind.rawValue, callers: 1)
             output.append(latency)
-            output.rows.append(context.voluntarySwitchesRow(
-                workload: name, metric: .voluntarySwitchesPerRead, before: before, after: after,
-                operations: reads, subscribers: 0, executor: kind.rawValue, note: "\(reads) reads"))
+            output.rows.append(
+                context.voluntarySwitchesRow(
+                    workload: name, metric: .voluntarySwitchesPerRead, before: before, after: after,
+                    operations: reads, subscribers: 0, executor: kind.rawValue, note: "\(reads) reads"))
         }
         return output
     }

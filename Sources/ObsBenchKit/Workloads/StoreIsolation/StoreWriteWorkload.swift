@@ -20,31 +20,35 @@ public struct StoreWriteWorkload: Workload {
             let view = IssuesView(store: store)
             var written = 0
             let before = ProcessCounters.read()
-            let measured = try await context.measureCost({ iterations in
-                let first = written
-                await Task.detached {
-                    for index in 1...iterations {
-                        await store.record(.generated(first + index))
-                        await view.seen.wait(until: first + index)
-                    }
-                }.value
-                written += iterations
-            }, emptyBatch: { iterations in
-                await Task.detached {
-                    for index in 0..<iterations { blackHole(index) }
-                }.value
-            }, sampler: context.storeSampler, label: "\(name) \(kind.rawValue)")
+            let measured = try await context.measureCost(
+                { iterations in
+                    let first = written
+                    await Task.detached {
+                        for index in 1...iterations {
+                            await store.record(.generated(first + index))
+                            await view.seen.wait(until: first + index)
+                        }
+                    }.value
+                    written += iterations
+                },
+                emptyBatch: { iterations in
+                    await Task.detached {
+                        for index in 0..<iterations { blackHole(index) }
+                    }.value
+                }, sampler: context.storeSampler, label: "\(name) \(kind.rawValue)")
             let after = ProcessCounters.read()
             guard view.seen.current == written, await store.metricsSnapshot().total == written else {
                 throw WorkloadError.viewFailed("\(kind.rawValue): \(written) written, the view saw \(view.seen.current)")
             }
-            var latency = context.latencyOutput(workload: name, subscribers: 1, measured: measured,
-                                                note: "\(kind.rawValue): record from a detached task until the main-actor view has seen it")
+            var latency = context.latencyOutput(
+                workload: name, subscribers: 1, measured: measured,
+                note: "\(kind.rawValue): record from a detached task until the main-actor view has seen it")
             latency.labelAsHop(executor: kind.rawValue, callers: 1)
             output.append(latency)
-            output.rows.append(context.voluntarySwitchesRow(
-                workload: name, metric: .voluntarySwitchesPerWrite, before: before, after: after,
-                operations: written, subscribers: 1, executor: kind.rawValue, note: "\(written) writes"))
+            output.rows.append(
+                context.voluntarySwitchesRow(
+                    workload: name, metric: .voluntarySwitchesPerWrite, before: before, after: after,
+                    operations: written, subscribers: 1, executor: kind.rawValue, note: "\(written) writes"))
         }
         return output
     }

@@ -7,15 +7,16 @@ enum TaskTable {
     static let name = "task"
 
     static func create(in db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE task (
-                id INTEGER PRIMARY KEY,
-                title TEXT NOT NULL,
-                isComplete BOOLEAN NOT NULL,
-                priority INTEGER NOT NULL,
-                version INTEGER NOT NULL DEFAULT 0
-            )
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE task (
+                    id INTEGER PRIMARY KEY,
+                    title TEXT NOT NULL,
+                    isComplete BOOLEAN NOT NULL,
+                    priority INTEGER NOT NULL,
+                    version INTEGER NOT NULL DEFAULT 0
+                )
+                """)
     }
 
     static func insert(_ records: [TaskRecord], in db: Database) throws {

@@ -1,8 +1,9 @@
 import Synchronization
+
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 /// `ObservableObject` records with `@Published` fields, as `published` stores them, but each view

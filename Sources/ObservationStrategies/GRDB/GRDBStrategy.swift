@@ -147,7 +147,8 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
             Table(TaskTable.name).select(Column(ref.field.columnName)).filter(key: ref.id)
         }
         let delivered = self.delivered
-        let observation = ValueObservation
+        let observation =
+            ValueObservation
             .tracking(regions: regions) { db in try TaskTable.fetchView(reads, in: db) }
             .removeDuplicates()
             .handleEvents(
@@ -193,7 +194,9 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
         // failure (workloads and tests report it) rather than waiting forever.
         for entry in views.values where !entry.view.isCaughtUp {
             let state = entry.view.snapshot
-            entry.view.recordFailure("GRDB delivered nothing for \(Int(Self.deliveryTimeoutSeconds)) s while this view waited (needs data version \(state.neededVersion), has seen \(state.seenVersion), tracking started: \(state.trackingStarted), first run: \(state.hasRun))")
+            entry.view.recordFailure(
+                "GRDB delivered nothing for \(Int(Self.deliveryTimeoutSeconds)) s while this view waited (needs data version \(state.neededVersion), has seen \(state.seenVersion), tracking started: \(state.trackingStarted), first run: \(state.hasRun))"
+            )
             entry.cancellable.cancel()
         }
         _ = pending.drain(whereCaughtUp: \.isCaughtUp)

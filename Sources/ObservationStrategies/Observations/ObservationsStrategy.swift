@@ -1,5 +1,5 @@
-import Synchronization
 import Observation
+import Synchronization
 
 /// Each view is a main-actor task iterating an `Observations { ... }` async sequence (SE-0475).
 /// The sequence is transactional on its isolation: all writes made in one synchronous main-actor
@@ -54,7 +54,8 @@ public final class ObservationsStrategy: ObservationStrategy {
             var value = task.value(of: field)
             for _ in 1..<max(times, 1) { value = task.value(of: field) }
             return value
-        } onChange: {}
+        } onChange: {
+        }
     }
 
     public func write(_ value: FieldValue, to id: Int) throws {

@@ -1,7 +1,7 @@
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 /// `ObservableObject` records with `@Published` fields; each view sinks `objectWillChange` of every
@@ -91,13 +91,15 @@ public final class PublishedStrategy: ObservationStrategy {
     public static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops? {
         let tasks = records.map(PublishedTask.init)
         let count = tasks.count
-        return ConcreteLoops(read: { iterations in
-            var sum = 0
-            for index in 0..<iterations { sum &+= tasks[index % count].priority }
-            return sum
-        }, write: { iterations, first in
-            for index in 0..<iterations { tasks[index % count].priority = first &+ index }
-        })
+        return ConcreteLoops(
+            read: { iterations in
+                var sum = 0
+                for index in 0..<iterations { sum &+= tasks[index % count].priority }
+                return sum
+            },
+            write: { iterations, first in
+                for index in 0..<iterations { tasks[index % count].priority = first &+ index }
+            })
     }
 
     private func runBody(of view: ViewHandle) {

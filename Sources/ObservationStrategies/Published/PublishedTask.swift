@@ -1,7 +1,7 @@
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 /// A record as an `ObservableObject` with `@Published` fields: what the `published` strategy stores.

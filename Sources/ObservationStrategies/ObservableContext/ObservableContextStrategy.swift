@@ -47,7 +47,8 @@ public final class ObservableContextStrategy: ObservationStrategy {
             var value = context.task(id).value(of: field)
             for _ in 1..<max(times, 1) { value = context.task(id).value(of: field) }
             return value
-        } onChange: {}
+        } onChange: {
+        }
     }
 
     public func write(_ value: FieldValue, to id: Int) throws {

@@ -1,7 +1,7 @@
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 /// One `CurrentValueSubject` holds the whole state (an array of `TaskRecord` structs); each view
@@ -64,7 +64,8 @@ public final class StateSubjectStrategy: ObservationStrategy {
         try validateViewSpec(spec, count: count)
         let view = ViewHandle(spec: spec)
         let reads = spec.reads
-        let cancellable = subject
+        let cancellable =
+            subject
             .map { state -> [FieldValue] in
                 view.recordNotificationAfterFirstRun()
                 return reads.map { state.records[$0.id - 1].value(of: $0.field) }

@@ -1,9 +1,10 @@
 import Dispatch
+
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
-import OpenCombineDispatch
+    import OpenCombine
+    import OpenCombineDispatch
 #endif
 
 /// The wrapper `ObservableObject` of the design notes' "attempted fix #2": it listens to the real
@@ -23,7 +24,8 @@ final class DeduplicatedObject: ObservableObject {
     ///   - snapshot: the view's slice, read when a delayed notification arrives.
     ///   - received: called for every delayed notification, duplicate or not, before deduplication.
     init(willChange: AnyPublisher<Void, Never>, snapshot: @escaping () -> [FieldValue], received: @escaping () -> Void) {
-        cancellable = willChange
+        cancellable =
+            willChange
             .delay(for: .nanoseconds(1), scheduler: Self.mainScheduler)
             .map { _ -> [FieldValue] in
                 received()
@@ -42,8 +44,8 @@ final class DeduplicatedObject: ObservableObject {
     }
 
     #if canImport(Combine)
-    static var mainScheduler: DispatchQueue { .main }
+        static var mainScheduler: DispatchQueue { .main }
     #else
-    static var mainScheduler: DispatchQueue.OCombine { DispatchQueue.main.ocombine }
+        static var mainScheduler: DispatchQueue.OCombine { DispatchQueue.main.ocombine }
     #endif
 }

@@ -34,7 +34,8 @@ public final class ObservableStrategy: ObservationStrategy {
             var value = task.value(of: field)
             for _ in 1..<max(times, 1) { value = task.value(of: field) }
             return value
-        } onChange: {}
+        } onChange: {
+        }
     }
 
     public func write(_ value: FieldValue, to id: Int) throws {
@@ -76,26 +77,30 @@ public final class ObservableStrategy: ObservationStrategy {
     public static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops? {
         let tasks = records.map(ObservableTask.init)
         let count = tasks.count
-        return ConcreteLoops(read: { iterations in
-            var sum = 0
-            for index in 0..<iterations { sum &+= tasks[index % count].priority }
-            return sum
-        }, write: { iterations, first in
-            for index in 0..<iterations { tasks[index % count].priority = first &+ index }
-        })
+        return ConcreteLoops(
+            read: { iterations in
+                var sum = 0
+                for index in 0..<iterations { sum &+= tasks[index % count].priority }
+                return sum
+            },
+            write: { iterations, first in
+                for index in 0..<iterations { tasks[index % count].priority = first &+ index }
+            })
     }
 
     /// The same loops over records whose `priority` is `@ObservationIgnored`.
     public static func ignoredFieldLoops(records: [TaskRecord]) -> ConcreteLoops? {
         let tasks = records.map(ObservationIgnoringTask.init)
         let count = tasks.count
-        return ConcreteLoops(read: { iterations in
-            var sum = 0
-            for index in 0..<iterations { sum &+= tasks[index % count].priority }
-            return sum
-        }, write: { iterations, first in
-            for index in 0..<iterations { tasks[index % count].priority = first &+ index }
-        })
+        return ConcreteLoops(
+            read: { iterations in
+                var sum = 0
+                for index in 0..<iterations { sum &+= tasks[index % count].priority }
+                return sum
+            },
+            write: { iterations, first in
+                for index in 0..<iterations { tasks[index % count].priority = first &+ index }
+            })
     }
 
     /// Runs the view body inside a tracking scope whose first change invalidates the view.

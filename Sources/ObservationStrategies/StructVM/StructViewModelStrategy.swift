@@ -34,7 +34,8 @@ public final class StructViewModelStrategy: ObservationStrategy {
             var value = viewModel.value(of: field)
             for _ in 1..<max(times, 1) { value = viewModel.value(of: field) }
             return value
-        } onChange: {}
+        } onChange: {
+        }
     }
 
     public func write(_ value: FieldValue, to id: Int) throws {
