@@ -116,7 +116,7 @@ struct GateOptions: ParsableArguments {
     /// Loads both runs, compares, prints, and exits with the gate's status: 0 no regression,
     /// 2 regression or missing metric, 4 only improvements, 5 baseline missing or unreadable,
     /// 1 anything else.
-    func compare(baseline: String, current: String) throws {
+    func compare(baseline: String, current: String, mode: GateMode = .committedBaseline) throws {
         let base: RunResults
         do {
             base = try RunResults.load(baseline)
@@ -146,7 +146,7 @@ struct GateOptions: ParsableArguments {
         }
         let report = ComparisonReport(
             comparison: RunComparison(baseline: base, current: now, policy: policy), baselineSource: base.source, currentSource: now.source,
-            profiles: (base.profiles, now.profiles))
+            profiles: (base.profiles, now.profiles), mode: mode)
         print(format == .markdown ? report.markdown() : report.text(), terminator: "")
         if let summaryFile {
             do {
@@ -192,27 +192,109 @@ struct CompareCommand: ParsableCommand {
     }
 }
 
-/// `obsbench gate --baseline DIR`: the CI step: judges the newest run against a committed baseline.
+/// `obsbench gate`: the CI step. Against a committed baseline (`--baseline DIR`), or, with no
+/// baseline at all, the base revision's binary against the head's, both counted on this machine
+/// (`--base-binary A --current-binary B`).
 struct GateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gate",
-        abstract: "Judge a run (default: results/latest) against a committed baseline; exit 2 on a regression.",
+        abstract: "Judge a run against a committed baseline, or a base binary against the head's on this machine; exit 2 on a regression.",
         discussion: """
-            In CI: `obsbench --suite all --quick` then `obsbench gate --baseline results/baseline`. \
+            Committed baseline: `obsbench --suite all --quick` then `obsbench gate --baseline results/baseline`. \
+            Same machine (no baseline, any runner with Valgrind): `obsbench gate --base-binary BASE/obsbench \
+            --current-binary .build/release/obsbench` counts instructions of both binaries here, suite by suite and \
+            strategy by strategy, both sides of each at once, and judges head against base. A gate that could not judge (no \
+            Valgrind, a binary missing, no row compared) exits 5 and says why, unless --no-verdict-ok. \
             Same judgement as `compare`. Exit status: \(ExitStatus.helpText(ExitStatus.comparisonStatuses)).
             """
     )
 
-    @Option(help: ArgumentHelp("The baseline run folder or results.csv.", valueName: "dir"))
-    var baseline: String
+    @Option(help: ArgumentHelp("The baseline run folder or results.csv (committed-baseline mode).", valueName: "dir"))
+    var baseline: String?
 
-    @Option(help: ArgumentHelp("The run to judge.", valueName: "dir"))
+    @Option(help: ArgumentHelp("The run to judge (committed-baseline mode).", valueName: "dir"))
     var current = "results/latest"
+
+    @Option(
+        name: .customLong("base-binary"),
+        help: ArgumentHelp("Same-machine mode: the obsbench binary built from the base revision (e.g. in a git worktree with its own --scratch-path).", valueName: "path"))
+    var baseBinary: String?
+
+    @Option(
+        name: .customLong("current-binary"),
+        help: ArgumentHelp("Same-machine mode: the binary built from the head (default: this one).", valueName: "path"))
+    var currentBinary: String?
+
+    @Option(
+        name: .customLong("suite"),
+        help: ArgumentHelp("Same-machine mode: a suite to count (repeatable; default: latency and hops, those --measure instructions counts).", valueName: "name"))
+    var suites: [String] = []
+
+    @Option(
+        name: .customLong("strategy"),
+        help: ArgumentHelp("Same-machine mode: a strategy to count (repeatable; default: every strategy this binary has).", valueName: "name"))
+    var strategies: [String] = []
+
+    @Flag(name: .customLong("quick"), help: "Same-machine mode: count the --quick loop lengths.")
+    var quick = false
+
+    @Option(help: ArgumentHelp("Same-machine mode: Callgrind workers at once, both sides together (default: the core count; each side gets half).", valueName: "n"))
+    var jobs: Int?
+
+    @Option(
+        name: .customLong("work-dir"),
+        help: ArgumentHelp("Same-machine mode: where both sides' runs are written (default: a new temporary folder, kept for inspection).", valueName: "dir"))
+    var workDirectory: String?
+
+    @Flag(name: .customLong("no-verdict-ok"), help: "Exit 0 (with a warning) instead of 5 when the gate could not judge: for runners that cannot count.")
+    var noVerdictOK = false
 
     @OptionGroup var options: GateOptions
 
+    func validate() throws {
+        if baseline != nil, baseBinary != nil {
+            throw ValidationError("--baseline and --base-binary conflict: judge against a committed run, or against a base binary counted here")
+        }
+        if baseline == nil, baseBinary == nil { throw ValidationError("give --baseline DIR (a committed run) or --base-binary PATH (count the base here)") }
+        if baseBinary == nil, currentBinary != nil || !suites.isEmpty || !strategies.isEmpty || quick || jobs != nil || workDirectory != nil {
+            throw ValidationError("--current-binary, --suite, --strategy, --quick, --jobs and --work-dir belong to the same-machine mode (--base-binary)")
+        }
+        for name in suites where SuiteRegistry.suite(named: name) == nil {
+            throw ValidationError("unknown suite '\(name)'; valid: \(SuiteRegistry.names.joined(separator: ", "))")
+        }
+        if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be between 1 and 64, got \(jobs)") }
+    }
+
     func run() throws {
-        try options.compare(baseline: baseline, current: current)
+        do {
+            if let baseline {
+                try options.compare(baseline: baseline, current: current)
+            } else {
+                try sameMachine()
+            }
+        } catch let status as ExitCode where status.rawValue == ExitStatus.baselineUnusable.rawValue && noVerdictOK {
+            Console.error("WARNING: the gate gave no verdict (exit 5 above), and --no-verdict-ok turns that into a pass")
+        }
+    }
+
+    /// Counts both binaries here, interleaved, and judges the current against the base.
+    private func sameMachine() throws {
+        let work = URL(fileURLWithPath: workDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-gate-\(UUID().uuidString)").path)
+        let chosenSuites = (suites.isEmpty ? ["latency", "hops"] : suites).compactMap(SuiteRegistry.suite(named:))
+        let runs = InterleavedRuns(
+            base: baseBinary!, current: currentBinary ?? ReleaseRedirect.currentExecutable,
+            jobs: InterleavedRuns.jobs(suites: chosenSuites, strategies: strategies.isEmpty ? Registered.strategies.map(\.descriptor.name) : strategies),
+            options: ["--measure", "instructions", "--jobs", String(max(1, (jobs ?? ProcessInfo.processInfo.activeProcessorCount) / 2))] + (quick ? ["--quick"] : []),
+            workDirectory: work)
+        let folders: (base: URL, current: URL)
+        do {
+            folders = try runs.run { Console.standardError($0 + "\n") }
+        } catch let failure as InterleavedRuns.CannotJudge {
+            Console.error("the gate cannot judge: \(failure)")
+            throw ExitStatus.baselineUnusable.exitCode
+        }
+        Console.standardError("both sides counted: \(work.path)\n")
+        try options.compare(baseline: folders.base.path, current: folders.current.path, mode: .sameMachine)
     }
 }
 

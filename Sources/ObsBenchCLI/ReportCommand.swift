@@ -40,7 +40,7 @@ struct ReportCommand: ParsableCommand {
             Console.error("cannot report on \(runFolder): \(error)")
             throw ExitStatus.failure.exitCode
         }
-        let metadata = (try? Data(contentsOf: folder.appendingPathComponent("run.json"))).flatMap { try? JSONDecoder().decode(RunMetadata.self, from: $0) }
+        let metadata = (try? Data(contentsOf: folder.appendingPathComponent(ResultsDirectory.FileName.metadata))).flatMap { try? JSONDecoder().decode(RunMetadata.self, from: $0) }
         let chartNote = noCharts ? nil : drawChartsIfMissing(folder)
         let claimsFile: Result<ClaimsFile, ClaimsError>
         do {
@@ -66,20 +66,20 @@ struct ReportCommand: ParsableCommand {
         let destination = output.map { URL(fileURLWithPath: $0) } ?? folder
         do {
             try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
-            try Data(report.markdown().utf8).write(to: destination.appendingPathComponent("report.md"), options: .atomic)
-            try Data(report.html().utf8).write(to: destination.appendingPathComponent("report.html"), options: .atomic)
+            try Data(report.markdown().utf8).write(to: destination.appendingPathComponent(ResultsDirectory.FileName.reportMarkdown), options: .atomic)
+            try Data(report.html().utf8).write(to: destination.appendingPathComponent(ResultsDirectory.FileName.reportHTML), options: .atomic)
         } catch {
             Console.error("cannot write the report into \(destination.path): \(error.localizedDescription)")
             throw ExitStatus.failure.exitCode
         }
-        print(destination.appendingPathComponent("report.md").path)
-        print(destination.appendingPathComponent("report.html").path)
+        print(destination.appendingPathComponent(ResultsDirectory.FileName.reportMarkdown).path)
+        print(destination.appendingPathComponent(ResultsDirectory.FileName.reportHTML).path)
         if let chartNote { Console.error("\(chartNote)") }
     }
 
     /// Runs plot.py when the run has no SVG charts; returns what the report should say if it could not.
     private func drawChartsIfMissing(_ folder: URL) -> String? {
-        let plots = folder.appendingPathComponent("plots")
+        let plots = folder.appendingPathComponent(ResultsDirectory.FileName.plots)
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: plots.path)) ?? []
         if existing.contains(where: { $0.hasSuffix(".svg") }) { return nil }
         let script = "plot-scripts/plot.py"

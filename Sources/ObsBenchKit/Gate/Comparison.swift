@@ -49,9 +49,17 @@ public struct RunComparison: Sendable {
 
     /// The gate's exit status: 2 any regression or any metric missing from the current run (a
     /// strategy that now crashes must not pass), 4 improvements and nothing worse, 0 otherwise.
+    /// How many rows were judged: a regression, an improvement or unchanged.
+    public var judgedCount: Int {
+        comparisons.filter { [.regression, .improvement, .unchanged].contains($0.verdict) }.count
+    }
+
+    /// The gate's status. A comparison that judged no row has no verdict to give: it ends with
+    /// `baselineUnusable` (5), never "no regression".
     public var exitStatus: ExitStatus {
         if comparisons.contains(where: { $0.verdict == .regression || $0.verdict == .missing }) { return .regression }
         if comparisons.contains(where: { $0.verdict == .improvement }) { return .onlyImprovements }
+        if judgedCount == 0 { return .baselineUnusable }
         return .success
     }
 

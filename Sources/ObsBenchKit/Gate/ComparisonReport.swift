@@ -11,12 +11,44 @@ public struct ComparisonReport: Sendable {
     public var profiles: (baseline: ProfileSummary?, current: ProfileSummary?)
     /// How many movers to list under each instruction regression.
     public static let moversShown = 5
+    /// Where the baseline came from, said in the summary.
+    public var mode: GateMode
 
-    public init(comparison: RunComparison, baselineSource: String, currentSource: String, profiles: (baseline: ProfileSummary?, current: ProfileSummary?) = (nil, nil)) {
+    public init(
+        comparison: RunComparison, baselineSource: String, currentSource: String, profiles: (baseline: ProfileSummary?, current: ProfileSummary?) = (nil, nil),
+        mode: GateMode = .committedBaseline
+    ) {
         self.comparison = comparison
         self.baselineSource = baselineSource
         self.currentSource = currentSource
         self.profiles = profiles
+        self.mode = mode
+    }
+
+    /// What was judged, and how: the mode, the layouts per row, each row class's tolerance, and
+    /// how many rows were judged.
+    public var judged: String {
+        let policy = comparison.policy
+        let rows = comparison.comparisons
+        func has(_ unit: String) -> Bool { rows.contains { $0.unit == unit && $0.verdict != .informational } }
+        var tolerances: [String] = []
+        if has(Metric.instructions.unit) {
+            tolerances.append(
+                "instructions ±\(NumberFormat.percent(policy.instructionTolerance)) synchronous, ±\(NumberFormat.percent(policy.asynchronousInstructionTolerance)) asynchronous and hops"
+            )
+        }
+        if rows.contains(where: { $0.rowKey.map { GatePolicy.metricClass($0.metric) } == .count }) {
+            tolerances.append(
+                "exact counts may not grow"
+                    + (policy.gatesAsynchronousCounts ? " (asynchronous: +\(NumberFormat.percent(policy.asynchronousCountTolerance)))" : " (asynchronous: reported only)"))
+        }
+        if rows.contains(where: { $0.rowKey.map { GatePolicy.metricClass($0.metric) } == .timing }) {
+            tolerances.append(policy.gatesTimings ? "timings +\(NumberFormat.percent(policy.timingThreshold)) and significant" : "timings reported only")
+        }
+        let informational = rows.filter { $0.verdict == .informational }.count
+        return "mode: \(mode.description); layouts per row: 1; "
+            + (tolerances.isEmpty ? "" : "tolerances: " + tolerances.joined(separator: "; ") + "; ")
+            + "judged: \(comparison.judgedCount) of \(rows.count) rows (\(informational) informational)"
     }
 
     /// For each instruction regression: its key, and the top movers (nil when a run has no
@@ -38,6 +70,7 @@ public struct ComparisonReport: Sendable {
             switch comparison.exitStatus {
             case .regression: counts[.regression] != nil ? "REGRESSION" : "FAILED (metrics missing from the current run)"
             case .onlyImprovements: "improvements only"
+            case .baselineUnusable: "NO VERDICT (no row was judged)"
             default: "no regression"
             }
         let parts = [Verdict.regression, .improvement, .unchanged, .informational, .missing, .added].compactMap { kind in
@@ -58,7 +91,7 @@ public struct ComparisonReport: Sendable {
     static let header = ["verdict", "metric", "baseline", "current", "change", "unit", "why"]
 
     public func text() -> String {
-        "baseline: \(baselineSource)\ncurrent:  \(currentSource)\n\(headline)\n\n" + TextTable(header: Self.header, rows: table).text()
+        "baseline: \(baselineSource)\ncurrent:  \(currentSource)\n\(headline)\n\(judged)\n\n" + TextTable(header: Self.header, rows: table).text()
             + regressionMovers.map { regression in
                 "\nwhich functions moved in \(regression.key):\n"
                     + (regression.movers.map { ProfileSummary.moversTable($0).text() } ?? "  not known: \(regression.missing ?? "")\n")
@@ -67,7 +100,7 @@ public struct ComparisonReport: Sendable {
     }
 
     public func markdown() -> String {
-        "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n"
+        "### obsbench gate: \(headline)\n\nBaseline `\(baselineSource)`, current `\(currentSource)`.\n\n\(judged).\n\n"
             + TextTable(header: Self.header, rows: table, alignment: .right([2, 3, 4])).markdown()
             + regressionMovers.map { regression in
                 "\n#### Which functions moved in `\(regression.key)`\n\n"

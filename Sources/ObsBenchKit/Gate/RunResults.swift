@@ -26,8 +26,8 @@ public struct RunResults: Sendable {
             throw ResultsReader.ReadError(file: path, line: 0, reason: "does not exist")
         }
         let folder = URL(fileURLWithPath: path)
-        let resultsFile = isDirectory.boolValue ? folder.appendingPathComponent("results.csv") : folder
-        let samplesFile = resultsFile.deletingLastPathComponent().appendingPathComponent("samples.csv")
+        let resultsFile = isDirectory.boolValue ? folder.appendingPathComponent(ResultsDirectory.FileName.results) : folder
+        let samplesFile = resultsFile.deletingLastPathComponent().appendingPathComponent(ResultsDirectory.FileName.samples)
         let numbered = try ResultsReader.readNumbered(file: resultsFile.path)
         guard !numbered.isEmpty else {
             throw ResultsReader.ReadError(file: resultsFile.path, line: 1, reason: "no result rows")
@@ -44,7 +44,7 @@ public struct RunResults: Sendable {
         }
         let rows = numbered.map(\.row)
         let samples = FileManager.default.fileExists(atPath: samplesFile.path) ? try SamplesReader.read(file: samplesFile.path) : []
-        let metadataFile = resultsFile.deletingLastPathComponent().appendingPathComponent("run.json")
+        let metadataFile = resultsFile.deletingLastPathComponent().appendingPathComponent(ResultsDirectory.FileName.metadata)
         var metadata: RunMetadata?
         if let data = try? Data(contentsOf: metadataFile) {
             do {

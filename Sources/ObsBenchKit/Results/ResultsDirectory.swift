@@ -11,16 +11,32 @@ import Foundation
 public final class ResultsDirectory {
     public let root: URL
     public let runDirectory: URL
-    public var resultsFile: URL { runDirectory.appendingPathComponent("results.csv") }
-    public var samplesFile: URL { runDirectory.appendingPathComponent("samples.csv") }
-    public var roundsFile: URL { runDirectory.appendingPathComponent("rounds.csv") }
-    public var metadataFile: URL { runDirectory.appendingPathComponent("run.json") }
+    public var resultsFile: URL { runDirectory.appendingPathComponent(FileName.results) }
+    public var samplesFile: URL { runDirectory.appendingPathComponent(FileName.samples) }
+    public var roundsFile: URL { runDirectory.appendingPathComponent(FileName.rounds) }
+    public var metadataFile: URL { runDirectory.appendingPathComponent(FileName.metadata) }
     /// Per-function Ir/op of every counted row (`--measure instructions` runs only).
     public var profileFile: URL { runDirectory.appendingPathComponent(Self.profileFileName) }
     /// Each counted row's profile in Callgrind's format, per 1,000 operations, for call graphs.
     public var profilesFolder: URL { runDirectory.appendingPathComponent(Self.profilesFolderName, isDirectory: true) }
-    public static let profileFileName = "profile.csv"
-    public static let profilesFolderName = "profiles"
+    public static let profileFileName = FileName.profile
+    public static let profilesFolderName = FileName.profiles
+
+    /// The name of every file and folder a run folder holds, and of the link to the newest run:
+    /// named here once, for the run, the gate, the report and the exports.
+    public enum FileName {
+        public static let results = "results.csv"
+        public static let samples = "samples.csv"
+        public static let rounds = "rounds.csv"
+        public static let metadata = "run.json"
+        public static let profile = "profile.csv"
+        public static let profiles = "profiles"
+        public static let plots = "plots"
+        public static let reportMarkdown = "report.md"
+        public static let reportHTML = "report.html"
+        /// `<output>/latest`, the link to the newest run.
+        public static let latest = "latest"
+    }
 
     public struct SetupError: Error, CustomStringConvertible {
         public var description: String
@@ -89,7 +105,7 @@ public final class ResultsDirectory {
     /// Points `<output>/latest` at this run (a relative symbolic link, replaced atomically).
     public func markLatest() throws {
         let files = FileManager.default
-        let latest = root.appendingPathComponent("latest")
+        let latest = root.appendingPathComponent(FileName.latest)
         let temporary = root.appendingPathComponent(".latest-\(ProcessInfo.processInfo.processIdentifier)")
         try? files.removeItem(at: temporary)
         try files.createSymbolicLink(atPath: temporary.path, withDestinationPath: runDirectory.lastPathComponent)

@@ -8,8 +8,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case regression = 2
     /// `compare`/`gate`: only improvements.
     case onlyImprovements = 4
-    /// `compare`/`gate`: the baseline is missing or unreadable, or was made in a way the run
-    /// cannot be compared with (another allocator, measure, toolchain, Valgrind, `--quick`).
+    /// `compare`/`gate`: no verdict. The baseline is missing or unreadable, or was made in a way
+    /// the run cannot be compared with (another allocator, measure, toolchain, Valgrind,
+    /// `--quick`); a side of a same-machine gate could not be counted; or no row was judged.
     case baselineUnusable = 5
     /// Bad usage: unknown suite, strategy or format, bad sizes, conflicting options.
     case usage = 64
@@ -25,7 +26,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .failure: "some workers failed (their error rows are in the CSV), a run cannot be read, or another failure"
         case .regression: "compare/gate: a regression, or a judged baseline metric missing from the run"
         case .onlyImprovements: "compare/gate: only improvements"
-        case .baselineUnusable: "compare/gate: the baseline is missing or unreadable, or made differently (another measure, allocator, toolchain, Valgrind, CPU model, --quick)"
+        case .baselineUnusable:
+            "compare/gate: no verdict: the baseline is missing, unreadable or made differently (another measure, allocator, toolchain, Valgrind, CPU model, --quick), a side of a same-machine gate could not be counted, or no row was judged"
         case .usage: "bad usage (unknown suite, strategy or format; bad sizes; conflicting options)"
         case .unavailable: "--measure instructions without Valgrind (nothing measured)"
         case .cannotWriteOutput: "the output folder cannot be written"

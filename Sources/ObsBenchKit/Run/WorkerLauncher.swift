@@ -27,7 +27,7 @@ public final class WorkerLauncher: Sendable {
         }
         defer { try? FileManager.default.removeItem(at: scratch) }
         let rowsFile = scratch.appendingPathComponent("rows.csv")
-        let samplesFile = scratch.appendingPathComponent("samples.csv")
+        let samplesFile = scratch.appendingPathComponent(ResultsDirectory.FileName.samples)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
