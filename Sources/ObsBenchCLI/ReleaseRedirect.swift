@@ -18,7 +18,7 @@ enum ReleaseRedirect {
 
     /// This binary's path, for starting workers.
     static var currentExecutable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        Console.executablePath
     }
 
     /// The executable's name: `obsbench`, or the product of a package that brings its own strategies.

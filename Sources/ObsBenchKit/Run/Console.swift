@@ -15,8 +15,12 @@ public enum Console {
     /// The executable's name: `obsbench`, or the product of a package that brings its own
     /// strategies and calls `ObsBench.main`.
     public static var productName: String {
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "obsbench"
-        return URL(fileURLWithPath: path).lastPathComponent
+        URL(fileURLWithPath: executablePath).lastPathComponent
+    }
+
+    /// This process's executable: what `/proc/self/exe` points to, else how it was called.
+    public static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "obsbench"
     }
 
     /// Results text on standard output, as given (no newline added).
