@@ -39,10 +39,13 @@ let package = Package(
         .target(name: "CCallgrind"),
         // The opaque sink under `blackHole`: a C function the Swift optimiser cannot see into.
         .target(name: "CSink"),
+        // The memory layouts of the instruction mode (OBSBENCH_LAYOUT): a heap padding made before
+        // `main`, and the main thread's stack moved.
+        .target(name: "CLayout"),
         .target(
             name: "ObsBenchKit",
             dependencies: [
-                "ObservationStrategies", "CMallocInfo", "CCallgrind", "CSink",
+                "ObservationStrategies", "CMallocInfo", "CCallgrind", "CSink", "CLayout",
                 // The store-isolation suite's stores publish to the UI through ObservableObject.
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
             ]

@@ -60,8 +60,12 @@ public enum ObsBench {
                 ObsBenchCommand.exit(withError: error)
             }
         }
-        while true {
-            _ = RunLoop.main.run(mode: .default, before: .distantFuture)
+        // A worker given a memory layout (OBSBENCH_LAYOUT) runs its main thread on a moved stack;
+        // any other process on a stack moved by 0 bytes.
+        LayoutSeed.runOnShiftedStack {
+            while true {
+                _ = RunLoop.main.run(mode: .default, before: .distantFuture)
+            }
         }
     }
 }

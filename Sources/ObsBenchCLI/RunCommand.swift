@@ -67,6 +67,15 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("cache-sim"), help: "With --measure instructions: Callgrind also simulates fixed caches and each row gets an estimated_cycles figure (an estimate).")
     var cacheSimulation = false
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --measure instructions: memory layouts each row is counted in (1...16), one worker each. Default: \(InstructionSettings.defaultLayouts).",
+            discussion:
+                "Each layout moves the heap and the main thread's stack by a seeded amount (OBSBENCH_LAYOUT) before the measured code runs. Rows whose code hashes addresses move between layouts as they move between builds; a row's value is the layouts' mean and their spread its uncertainty (docs/gate.md).",
+            valueName: "n"))
+    var layouts: Int?
+
     @Option(help: ArgumentHelp("Folder for run folders and the `latest` link.", valueName: "dir"))
     var output = "results"
 
@@ -91,6 +100,10 @@ struct RunCommand: AsyncParsableCommand {
         if cacheSimulation, !measures.contains(.instructions) {
             throw ValidationError("--cache-sim needs --measure instructions: caches are simulated by Callgrind")
         }
+        if let layouts {
+            guard (1...16).contains(layouts) else { throw ValidationError("--layouts must be between 1 and 16, got \(layouts)") }
+            guard measures.contains(.instructions) else { throw ValidationError("--layouts needs --measure instructions: layouts are what instruction counts are averaged over") }
+        }
         let plan = try makePlan()
         if plan.workerCount == 0 {
             throw ValidationError(
@@ -99,11 +112,17 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    private var instructionSettings: InstructionSettings {
+        var settings = quick ? InstructionSettings.quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation)
+        if let layouts { settings.layouts = layouts }
+        return settings
+    }
+
     private func makePlan() throws -> RunPlan {
         RunPlan(
             suites: Selection.suites(suites), strategies: Selection.strategies(strategies),
             quick: quick, objects: objects, rounds: rounds, subscribers: subscribers, workerTimeoutSeconds: workerTimeout,
-            measures: measures, instructionSettings: quick ? .quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation),
+            measures: measures, instructionSettings: instructionSettings,
             instructionJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
     }
 

@@ -24,16 +24,35 @@ struct SelfCheckCommand: AsyncParsableCommand {
         /// Under Callgrind: the harness's share of `observable`'s and `published`'s read and write,
         /// from the latency workloads and the concrete reference (`HarnessShare`).
         case attribution
+        /// The memory layout (OBSBENCH_LAYOUT): the seed, its paddings, and where a record made
+        /// now and a stack variable lie.
+        case layout
     }
 
-    @Argument(help: "main-thread, count-loop, count-writes or attribution.") var check: Check
+    @Argument(help: "main-thread, count-loop, count-writes, attribution or layout.") var check: Check
     @Option(parsing: .upToNextOption, help: "Loop lengths for count-loop.") var lengths: [Int] = [1_000, 2_000, 4_000]
     @Option(help: "The strategy for count-writes.") var strategy = "plain"
     @Option(name: .customLong("extra-spins"), help: "Canary spins added to each write (count-writes).") var extraSpins = 0
 
+    /// The address of a local of a synchronous function: on the thread's stack (an async
+    /// function's locals live in its task's heap-allocated frame).
+    @inline(never)
+    static func stackAddress() -> UInt {
+        var local = 0
+        return withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
+    }
+
     @MainActor
     func run() async throws {
         switch check {
+        case .layout:
+            let record = TaskRecord.sample(count: 1)
+            let object = StoredObject(record[0])
+            let stackAddress = Self.stackAddress()
+            print(
+                "seed \(LayoutSeed.seed ?? 0) heap-padding \(LayoutSeed.heapPadding) stack-padding \(LayoutSeed.stackPadding)"
+                    + " object 0x\(String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)) stack 0x\(String(stackAddress, radix: 16))"
+                    + " image 0x\(String(UInt(bitPattern: #dsohandle), radix: 16))")
         case .mainThread:
             let fromPool = await Task.detached { await MainActor.run { ProcessCounters.isMainThread } }.value
             print("main-actor-on-main-thread \(fromPool && ProcessCounters.isMainThread)")
@@ -93,4 +112,10 @@ struct SelfCheckCommand: AsyncParsableCommand {
             }
         }
     }
+}
+
+/// A heap object for `self-check layout` to report the address of.
+private final class StoredObject {
+    let record: TaskRecord
+    init(_ record: TaskRecord) { self.record = record }
 }

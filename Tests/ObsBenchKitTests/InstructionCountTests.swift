@@ -32,12 +32,12 @@ struct InstructionCountTests {
     }
 
     /// Runs `obsbench self-check ARGUMENTS` (under Callgrind when `callgrind` is set) and returns its standard output.
-    static func selfCheck(_ arguments: [String], underCallgrind callgrind: Bool, binary: String = obsbench) throws -> String {
-        try selfCheck(arguments, underCallgrind: callgrind, binary: binary, inspectDumps: { _ in })
+    static func selfCheck(_ arguments: [String], underCallgrind callgrind: Bool, binary: String = obsbench, layout: Int = 1) throws -> String {
+        try selfCheck(arguments, underCallgrind: callgrind, binary: binary, layout: layout, inspectDumps: { _ in })
     }
 
     /// The same, and `inspectDumps` sees the folder of Callgrind's dumps before it is removed.
-    static func selfCheck(_ arguments: [String], underCallgrind callgrind: Bool, binary: String = obsbench, inspectDumps: (URL) throws -> Void) throws -> String {
+    static func selfCheck(_ arguments: [String], underCallgrind callgrind: Bool, binary: String = obsbench, layout: Int = 1, inspectDumps: (URL) throws -> Void) throws -> String {
         let obsbench = binary
         #expect(FileManager.default.isExecutableFile(atPath: obsbench), "build it first: swift build --build-tests")
         let process = Process()
@@ -47,7 +47,7 @@ struct InstructionCountTests {
             invocation = prepared
             let dumps = prepared.scratch.appendingPathComponent("dumps")
             try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
-            let command = prepared.command(workerArguments: ["self-check"] + arguments, dumpFolder: dumps)
+            let command = prepared.command(workerArguments: ["self-check"] + arguments, dumpFolder: dumps, layout: layout)
             process.executableURL = URL(fileURLWithPath: command.executable)
             process.arguments = command.arguments
             process.environment = command.environment

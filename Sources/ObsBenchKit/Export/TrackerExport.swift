@@ -67,11 +67,15 @@ public struct TrackerExport: Sendable {
         rows.map { row in
             let stats = row.statistics!
             let exact = stats.ci95Low == stats.ci95High
-            let spread = exact ? "exact" : "p10 \(NumberFormat.csv(stats.p10)), p90 \(NumberFormat.csv(stats.p90))"
+            let spread =
+                exact
+                ? "exact"
+                : row.isMeanOverLayouts
+                    ? "layouts \(NumberFormat.csv(stats.min))–\(NumberFormat.csv(stats.max))" : "p10 \(NumberFormat.csv(stats.p10)), p90 \(NumberFormat.csv(stats.p90))"
             let extra = "\(spread); \(stats.count) samples, \(row.rounds) round(s); run \(row.runID)" + (row.note.isEmpty ? "" : "; \(row.note)")
             return ActionBenchmarkEntry(
-                name: RowKey(row).description, unit: row.unit, value: stats.median,
-                range: exact ? nil : "± \(NumberFormat.csv((stats.ci95High - stats.ci95Low) / 2))", extra: extra)
+                name: RowKey(row).description, unit: row.unit, value: row.value!,
+                range: exact ? nil : "± \(NumberFormat.csv(row.isMeanOverLayouts ? (stats.max - stats.min) / 2 : (stats.ci95High - stats.ci95Low) / 2))", extra: extra)
         }
     }
 
@@ -82,7 +86,8 @@ public struct TrackerExport: Sendable {
             let stats = row.statistics!
             let exact = stats.ci95Low == stats.ci95High
             benchmarks[RowKey(row).benchmark, default: [:]][row.metric] = BencherMetric(
-                value: stats.median, lowerValue: exact ? nil : stats.ci95Low, upperValue: exact ? nil : stats.ci95High)
+                value: row.value!, lowerValue: exact ? nil : row.isMeanOverLayouts ? stats.min : stats.ci95Low,
+                upperValue: exact ? nil : row.isMeanOverLayouts ? stats.max : stats.ci95High)
         }
         return benchmarks
     }

@@ -10,13 +10,21 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
     public var repeats: Int
     /// Whether Callgrind simulates caches (`--cache-sim=yes`, fixed sizes): adds `estimated_cycles` rows.
     public var cacheSimulation: Bool
+    /// How many memory layouts (``LayoutSeed``, seeds 1...layouts) each row is counted under, one
+    /// worker each: the row's value is their mean, and their spread its uncertainty.
+    public var layouts: Int
 
-    public init(shortLength: Int, longLength: Int, repeats: Int, cacheSimulation: Bool) {
+    public init(shortLength: Int, longLength: Int, repeats: Int, cacheSimulation: Bool, layouts: Int = InstructionSettings.defaultLayouts) {
         self.shortLength = shortLength
         self.longLength = longLength
         self.repeats = repeats
         self.cacheSimulation = cacheSimulation
+        self.layouts = layouts
     }
+
+    /// Layouts per row unless `--layouts` says otherwise (docs/gate.md, "Layouts", has the
+    /// measurements it was chosen from).
+    public static let defaultLayouts = 5
 
     /// 500 and 1,500 operations, 3 pairs.
     public static func standard(cacheSimulation: Bool = false) -> InstructionSettings {
@@ -31,7 +39,17 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case shortLength = "short_length", longLength = "long_length", repeats, cacheSimulation = "cache_simulation"
+        case shortLength = "short_length", longLength = "long_length", repeats, cacheSimulation = "cache_simulation", layouts
+    }
+
+    /// A run made before layouts existed counted every row in the binary's own layout: one.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        shortLength = try container.decode(Int.self, forKey: .shortLength)
+        longLength = try container.decode(Int.self, forKey: .longLength)
+        repeats = try container.decode(Int.self, forKey: .repeats)
+        cacheSimulation = try container.decode(Bool.self, forKey: .cacheSimulation)
+        layouts = try container.decodeIfPresent(Int.self, forKey: .layouts) ?? 1
     }
 }
 

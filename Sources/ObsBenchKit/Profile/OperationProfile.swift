@@ -87,6 +87,29 @@ public struct OperationProfile: Sendable {
         }.sorted { ($0.perOperation, $1.caller, $1.callee) > ($1.perOperation, $0.caller, $0.callee) }
     }
 
+    /// The mean of one row's profiles counted in several memory layouts: each function's and
+    /// each call's cost summed over the layouts and divided by their number (a function absent
+    /// from one layout counts 0 there), so the functions sum to the row's value, the layouts' mean.
+    public init(meanOf layouts: [OperationProfile]) {
+        precondition(!layouts.isEmpty, "a mean of no profiles")
+        key = layouts[0].key
+        let count = Double(layouts.count)
+        var merged: [FunctionID: Function] = [:]
+        var callCost: [Pair: Double] = [:]
+        for profile in layouts {
+            for function in profile.functions {
+                var mean = merged[function.id] ?? Function(id: function.id, name: function.name, group: function.group, selfPerOperation: 0, inclusivePerOperation: 0)
+                mean.selfPerOperation += function.selfPerOperation / count
+                mean.inclusivePerOperation += function.inclusivePerOperation / count
+                merged[function.id] = mean
+            }
+            for call in profile.calls { callCost[Pair(caller: call.caller, callee: call.callee), default: 0] += call.perOperation / count }
+        }
+        functions = merged.values.sorted { ($0.selfPerOperation, $1.id) > ($1.selfPerOperation, $0.id) }
+        calls = callCost.map { Call(caller: $0.key.caller, callee: $0.key.callee, perOperation: $0.value) }
+            .sorted { ($0.perOperation, $1.caller, $1.callee) > ($1.perOperation, $0.caller, $0.callee) }
+    }
+
     private struct Pair: Hashable {
         var caller: FunctionID
         var callee: FunctionID

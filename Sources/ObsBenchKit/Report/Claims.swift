@@ -179,14 +179,14 @@ public struct ClaimVerdict: Sendable {
         case .failure(let error): return .failure(error)
         case .success(let row): first = row
         }
-        var value = first.statistics!.median
+        var value = first.value!
         if var minus = check.minus {
             // Subtract at the sweep point the first row was taken at, not the other's own largest.
             if minus.largest == "objects" { minus.largest = nil; minus.objects = first.objects }
             if minus.largest == "subscribers" { minus.largest = nil; minus.subscribers = first.subscribers }
             switch minus.select(from: rows) {
             case .failure(let error): return .failure(error)
-            case .success(let row): value -= row.statistics!.median
+            case .success(let row): value -= row.value!
             }
         }
         value += check.add ?? 0

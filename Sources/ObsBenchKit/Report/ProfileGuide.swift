@@ -26,14 +26,14 @@ public struct ProfileGuide: Sendable {
                 RunMetadata.descriptor(of: strategy, in: [metadata]).map { $0.capabilities.granularity != .none } ?? false
             })
         let measured = rows.filter { !$0.isError && $0.statistics != nil && observing.contains($0.strategy) }
-        func median(_ row: ResultRow) -> Double { row.statistics!.median }
+        func value(_ row: ResultRow) -> Double { row.value! }
 
         /// Each strategy's value of `metric` in `workload`, the row with the largest `by` if several.
         func values(_ suite: String, _ workload: String, _ metric: Metric, largest: KeyPath<ResultRow, Int>? = nil) -> [(String, Double, ResultRow)] {
             Dictionary(grouping: measured.filter { $0.suite == suite && $0.workload == workload && $0.metric == metric.name }, by: \.strategy)
                 .compactMap { strategy, rows in
                     let row = largest.map { path in rows.max { $0[keyPath: path] < $1[keyPath: path] }! } ?? rows[0]
-                    return (strategy, median(row), row)
+                    return (strategy, value(row), row)
                 }
                 .sorted { $0.1 < $1.1 }
         }
@@ -51,7 +51,7 @@ public struct ProfileGuide: Sendable {
         // written. Compared at the largest S every strategy reached.
         let shared = measured.filter { $0.suite == "scaling" && $0.workload == SubscriberScalingWorkload(topology: .shared).name && $0.metric == Metric.latency.name }
         let commonS = Dictionary(grouping: shared, by: \.strategy).values.compactMap { $0.map(\.subscribers).max() }.min()
-        let scaling = shared.filter { $0.subscribers == commonS }.map { ($0.strategy, median($0)) }.sorted { $0.1 < $1.1 }
+        let scaling = shared.filter { $0.subscribers == commonS }.map { ($0.strategy, value($0)) }.sorted { $0.1 < $1.1 }
         entries.append(
             Entry(
                 profile: "Few objects, many views (one record shown in many places)",
@@ -62,7 +62,7 @@ public struct ProfileGuide: Sendable {
         // One observation deriving everything it shows; the combined views are the contrast (the notes predict they tear whatever the strategy).
         let oneObservation = Set([1, 2].map { InvariantWorkload(writers: $0, views: .oneObservation).name })
         let torn = measured.filter { $0.suite == "consistency" && $0.metric == Metric.tornObservations.name && oneObservation.contains($0.workload) }
-        let whole = Set(Dictionary(grouping: torn, by: \.strategy).filter { $0.value.allSatisfy { median($0) == 0 } && $0.value.count == oneObservation.count }.keys)
+        let whole = Set(Dictionary(grouping: torn, by: \.strategy).filter { $0.value.allSatisfy { value($0) == 0 } && $0.value.count == oneObservation.count }.keys)
         let transactions = values("latency", "transaction-2-fields", .latency).filter { whole.contains($0.0) }
         entries.append(
             Entry(

@@ -27,7 +27,7 @@ public struct HarnessShare: Sendable, Equatable {
     /// Every share the rows allow: each strategy other than `plain` with concrete rows, each operation, each measure.
     public static func all(in rows: [ResultRow], suite: String = "latency") -> [HarnessShare] {
         func median(_ measure: CostMeasure, _ strategy: String, _ workload: String) -> Double? {
-            rows.first { $0.suite == suite && $0.metric == measure.metric.name && $0.strategy == strategy && $0.workload == workload }?.statistics?.median
+            rows.first { $0.suite == suite && $0.metric == measure.metric.name && $0.strategy == strategy && $0.workload == workload }?.value
         }
         let strategies = rows.filter { $0.workload == ConcreteReferenceWorkload.readName && $0.strategy != RowKey.floorStrategy }.map(\.strategy)
         var shares: [HarnessShare] = []

@@ -57,6 +57,8 @@ public struct Metric: Sendable, Hashable {
     public static let instructions = Metric("instructions", unit: "Ir/op", gate: .instructions)
     /// The empty loop's instructions per iteration that were subtracted from `instructions`.
     public static let instructionLoopOverhead = Metric("instruction_loop_overhead", unit: "Ir/op", gate: emptyLoop)
+    /// The metrics of the instruction mode: counted under Callgrind, one worker per memory layout.
+    public static var countedUnderCallgrind: Set<String> { [instructions.name, instructionLoopOverhead.name, estimatedCycles.name] }
     /// iai-callgrind's cycle estimate from Callgrind's simulated caches.
     public static let estimatedCycles = Metric("estimated_cycles", unit: "cycles/op", gate: .informational("an estimate from simulated caches; the instruction count is gated"))
 

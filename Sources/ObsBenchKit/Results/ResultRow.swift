@@ -61,6 +61,20 @@ public struct ResultRow: Sendable, Equatable {
 
     public var isError: Bool { metric == "error" }
 
+    /// The row's value, the one tables, charts and the gate use: the median of its samples; for a
+    /// count made under Callgrind in several memory layouts (``LayoutSeed``), the mean of the
+    /// layouts' values, whose spread (`min`, `max`) is the row's uncertainty.
+    public var value: Double? {
+        guard let statistics else { return nil }
+        return isMeanOverLayouts ? statistics.mean : statistics.median
+    }
+
+    /// Whether the row is a count made under Callgrind in more than one memory layout (its
+    /// statistics are over the layouts' values, one each).
+    public var isMeanOverLayouts: Bool {
+        rounds > 1 && Metric.countedUnderCallgrind.contains(metric)
+    }
+
     /// Whether a timing does not differ from the empty loop's: at least a tenth of its samples
     /// were no slower than the empty loop (`p10` ≤ 0; each sample's net time is clamped at 0) and
     /// its median is below ``indistinguishableBelowNanoseconds``, a sixth of one clock cycle at

@@ -5,6 +5,10 @@
 /// noise. A row whose raw samples exist is recomputed from the samples of every round pooled; any
 /// other row (a count, the loop overhead) is summarised over its per-round values, which become
 /// that row's samples. Error rows pass through, naming their round.
+///
+/// In the instruction mode each round is one memory layout (``LayoutSeed``): an instruction row's
+/// statistics are over the layouts' values (each its worker's median repeat), and its value is
+/// their mean (``ResultRow/value``).
 public enum RoundMerger {
     public static func merge(rounds: [[ResultRow]], samples: [SampleRow]) -> [ResultRow] {
         guard rounds.count > 1 else { return rounds.first ?? [] }
@@ -32,7 +36,13 @@ public enum RoundMerger {
             var row = group[0]
             row.rounds = group.count
             let sampleKey = SampleKey(workload: key.workload, metric: key.metric, subscribers: key.subscribers)
-            if let values = pooled[sampleKey]?.map(\.value), !values.isEmpty, sampledKeys[sampleKey]?.count == 1 {
+            if row.isMeanOverLayouts {
+                let values = group.compactMap { $0.statistics?.median }
+                if values.count == group.count, let statistics = Statistics(values) {
+                    row.statistics = statistics
+                    row.note += "; mean of \(group.count) memory layouts, \(NumberFormat.instructions(statistics.min))–\(NumberFormat.instructions(statistics.max)) \(row.unit)"
+                }
+            } else if let values = pooled[sampleKey]?.map(\.value), !values.isEmpty, sampledKeys[sampleKey]?.count == 1 {
                 row.statistics = Statistics(values)
                 row.note += "; samples of \(group.count) rounds pooled"
             } else {

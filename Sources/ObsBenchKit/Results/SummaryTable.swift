@@ -72,10 +72,10 @@ public struct SummaryTable: Sendable {
     /// loop, its ratio to it: "1.2 µs (×3.4)", "824 Ir (×12)"; "≈ empty loop" for a timing that
     /// does not differ from the empty loop.
     static func costCell(_ row: ResultRow, floor: ResultRow?, measure: CostMeasure) -> String {
-        guard let value = row.statistics?.median else { return "—" }
+        guard let value = row.value else { return "—" }
         if row.isIndistinguishableFromEmptyLoop { return ResultRow.indistinguishableText }
         let text = measure == .time ? NumberFormat.nanoseconds(value) : NumberFormat.instructions(value)
-        guard let floor, !floor.isIndistinguishableFromEmptyLoop, let floorValue = floor.statistics?.median, floorValue > 0 else { return text }
+        guard let floor, !floor.isIndistinguishableFromEmptyLoop, let floorValue = floor.value, floorValue > 0 else { return text }
         return text + " (×" + NumberFormat.ratio(value / floorValue) + ")"
     }
 

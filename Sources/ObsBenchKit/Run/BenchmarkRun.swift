@@ -56,10 +56,10 @@ public struct RunPlan: Sendable {
         suite.measuresStrategies ? strategies : [nil]
     }
 
-    /// How many rounds `suite` runs each strategy in when measuring `measure`: instruction counts
-    /// repeat exactly, so they need one.
+    /// How many rounds `suite` runs each strategy in when measuring `measure`: for instruction
+    /// counts, which repeat exactly in one process, one per memory layout (round N runs layout N).
     public func rounds(of suite: Suite, measuring measure: CostMeasure = .time) -> Int {
-        measure == .instructions ? 1 : rounds ?? suite.defaultRounds
+        measure == .instructions ? instructionSettings.layouts : rounds ?? suite.defaultRounds
     }
 
     /// Worker processes the plan starts in all.
@@ -131,6 +131,9 @@ public final class BenchmarkRun {
     public private(set) var failures: [String] = []
     /// The suite in progress and the rounds its strategies have finished, not yet in `results.csv`.
     private var unfinished: (suite: Suite, perStrategy: [String: (rounds: [[ResultRow]], samples: [SampleRow])])?
+    /// Profiles of the suite in progress counted in several memory layouts, by row, written as
+    /// their mean with the pooled rows.
+    private var layoutProfiles: [RowKey: [OperationProfile]] = [:]
 
     /// - Parameter callgrind: how to start instruction-mode workers (`CallgrindInvocation.prepare`);
     ///   required when the plan measures instructions.
@@ -191,7 +194,13 @@ public final class BenchmarkRun {
         let seconds = Double(MonotonicClock.now() - begin) / 1e9
         do {
             try directory.append(rounds: output.rows, samples: output.samples)
-            try directory.append(profiles: output.profiles, errors: output.profileErrors)
+            if rounds > 1 && measure == .instructions {
+                // One layout's profile: kept for the layouts' mean, its errors written now.
+                for profile in output.profiles { layoutProfiles[profile.key, default: []].append(profile) }
+                try directory.append(profiles: [], errors: output.profileErrors)
+            } else {
+                try directory.append(profiles: output.profiles, errors: output.profileErrors)
+            }
         } catch {
             failure = "cannot append results: \(error.localizedDescription)"
         }
@@ -208,6 +217,15 @@ public final class BenchmarkRun {
     public func appendPooledRows() {
         guard let (suite, perStrategy) = unfinished else { return }
         unfinished = nil
+        if !layoutProfiles.isEmpty {
+            let means = layoutProfiles.values.map { OperationProfile(meanOf: $0) }.sorted { $0.key.description < $1.key.description }
+            layoutProfiles = [:]
+            do {
+                try directory.append(profiles: means, errors: [])
+            } catch {
+                failures.append("\(suite.name): cannot append profiles: \(error.localizedDescription)")
+            }
+        }
         for name in plan.strategies(of: suite).map({ $0?.name ?? RowKey.noStrategy }) {
             guard let measured = perStrategy[name] else { continue }
             let merged = RoundMerger.merge(rounds: measured.rounds, samples: measured.samples).map { $0.notingIndistinguishable() }
@@ -225,7 +243,7 @@ public final class BenchmarkRun {
         let arguments = plan.workerArguments(suite: suite, strategy: strategy, runID: runID, round: round, measure: measure)
         let outcome: WorkerLauncher.Outcome
         if measure == .instructions {
-            outcome = await runUnderCallgrind(arguments: arguments)
+            outcome = await runUnderCallgrind(arguments: arguments, layout: round)
         } else {
             outcome = await launcher.run(
                 executable: workerExecutable, arguments: arguments, timeoutSeconds: plan.workerTimeoutSeconds,
@@ -240,9 +258,9 @@ public final class BenchmarkRun {
         }
     }
 
-    /// Runs one worker under Callgrind, its dumps in a folder of its own; a crash or hang names
-    /// Valgrind and ends with the last lines it logged.
-    private func runUnderCallgrind(arguments: [String]) async -> WorkerLauncher.Outcome {
+    /// Runs one worker under Callgrind in memory layout `layout`, its dumps in a folder of its
+    /// own; a crash or hang names Valgrind and ends with the last lines it logged.
+    private func runUnderCallgrind(arguments: [String], layout: Int) async -> WorkerLauncher.Outcome {
         guard let callgrind else { return .failed("the instruction mode was not prepared (no valgrind)") }
         let dumps = callgrind.scratch.appendingPathComponent("worker-\(UUID().uuidString)")
         do {
@@ -251,7 +269,7 @@ public final class BenchmarkRun {
             return .failed("cannot create a folder for Callgrind's dumps: \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: dumps) }
-        let command = callgrind.command(workerArguments: arguments, dumpFolder: dumps)
+        let command = callgrind.command(workerArguments: arguments, dumpFolder: dumps, layout: layout)
         let outcome = await launcher.run(executable: command.executable, arguments: command.arguments, timeoutSeconds: plan.workerTimeoutSeconds, environment: command.environment)
         if case .finished(var output) = outcome {
             // Read here, after the worker exited: under Valgrind it would cost ~50× as much.

@@ -10,6 +10,9 @@ public struct CallgrindInvocation: Sendable {
     public var setarch: String
     /// The stripped copy of the worker binary, in `scratch`.
     public var strippedExecutable: String
+    /// The executable's dynamic loader (its `PT_INTERP`), which starts it under Valgrind so that
+    /// a layout's `--aspace-minaddr` decides where the executable is mapped.
+    public var loader: String
     public var scratch: URL
     public var facts: InstructionFacts
 
@@ -64,12 +67,17 @@ public struct CallgrindInvocation: Sendable {
         } catch {
             throw Unavailable(reason: "cannot make a stripped copy of \(workerExecutable): \(error.localizedDescription)")
         }
+        guard let loader = ELFInterpreter.path(of: workerExecutable) else {
+            try? FileManager.default.removeItem(at: scratch)
+            throw Unavailable(reason: "\(workerExecutable) names no dynamic loader (PT_INTERP) to start it through, so memory layouts cannot move it")
+        }
         let facts = InstructionFacts(
             valgrindVersion: version, tool: "callgrind",
             options: baseOptions(cacheSimulation: settings.cacheSimulation),
             environment: deterministicEnvironment.map { "\($0.key)=\($0.value)" }.sorted(),
-            addressRandomization: "off (setarch -R)", settings: settings)
-        return CallgrindInvocation(valgrind: valgrind, setarch: setarch, strippedExecutable: stripped, scratch: scratch, facts: facts)
+            addressRandomization: "off (setarch -R); layouts 1...\(settings.layouts): OBSBENCH_LAYOUT=N, --aspace-minaddr seeded, started through \(loader)",
+            settings: settings)
+        return CallgrindInvocation(valgrind: valgrind, setarch: setarch, strippedExecutable: stripped, loader: loader, scratch: scratch, facts: facts)
     }
 
     /// What every instruction-mode worker gets in its environment.
@@ -81,17 +89,19 @@ public struct CallgrindInvocation: Sendable {
             + (cacheSimulation ? ["--cache-sim=yes"] + cacheOptions : ["--cache-sim=no"])
     }
 
-    /// The executable, arguments and environment of one worker whose dumps go to `dumpFolder`.
-    public func command(workerArguments: [String], dumpFolder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> (
+    /// The executable, arguments and environment of one worker whose dumps go to `dumpFolder`,
+    /// counting in memory layout `layout` (``LayoutSeed``).
+    public func command(workerArguments: [String], dumpFolder: URL, layout: Int, environment: [String: String] = ProcessInfo.processInfo.environment) -> (
         executable: String, arguments: [String], environment: [String: String]
     ) {
         let arguments =
             ["-R", valgrind] + facts.options + [
                 "--callgrind-out-file=\(dumpFolder.appendingPathComponent("callgrind.out").path)",
                 "--log-file=\(dumpFolder.appendingPathComponent("valgrind.log").path)",
-                strippedExecutable,
+                "--aspace-minaddr=0x\(String(LayoutSeed.minimumAddress(seed: layout), radix: 16))",
+                loader, strippedExecutable,
             ] + workerArguments
-        var environment = environment.merging(Self.deterministicEnvironment) { $1 }
+        var environment = environment.merging(Self.deterministicEnvironment) { $1 }.merging(LayoutSeed.environment(seed: layout)) { $1 }
         environment[Callgrind.directoryVariable] = dumpFolder.path
         return (setarch, arguments, environment)
     }
@@ -129,5 +139,31 @@ public struct InstructionFacts: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case valgrindVersion = "valgrind_version", tool, options, environment
         case addressRandomization = "address_randomization", settings
+    }
+}
+
+/// The dynamic loader an ELF executable names (`PT_INTERP`), e.g. `/lib64/ld-linux-x86-64.so.2`.
+enum ELFInterpreter {
+    /// nil when `path` is not a 64-bit little-endian ELF file or names no loader.
+    static func path(of path: String) -> String? {
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? file.close() }
+        func read(_ offset: UInt64, _ count: Int) -> [UInt8]? {
+            guard (try? file.seek(toOffset: offset)) != nil, let data = try? file.read(upToCount: count), data.count == count else { return nil }
+            return [UInt8](data)
+        }
+        func integer(_ bytes: [UInt8], _ at: Int, _ size: Int) -> UInt64 {
+            (0..<size).reduce(UInt64(0)) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) }
+        }
+        // ELF magic, 64-bit (class 2), little-endian (data 1).
+        guard let header = read(0, 64), header[0..<4] == [0x7F, 0x45, 0x4C, 0x46], header[4] == 2, header[5] == 1 else { return nil }
+        let tableOffset = integer(header, 0x20, 8), entrySize = Int(integer(header, 0x36, 2)), entries = Int(integer(header, 0x38, 2))
+        guard entrySize >= 56, let table = read(tableOffset, entrySize * entries) else { return nil }
+        for index in 0..<entries where integer(table, index * entrySize, 4) == 3 {  // PT_INTERP
+            let offset = integer(table, index * entrySize + 8, 8), size = Int(integer(table, index * entrySize + 32, 8))
+            guard size > 1, let name = read(offset, size) else { return nil }
+            return String(decoding: name.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return nil
     }
 }

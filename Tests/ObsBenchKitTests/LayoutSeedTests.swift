@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import ObsBenchKit
+
+/// The memory layouts of the instruction mode (`OBSBENCH_LAYOUT`, ``LayoutSeed``): a seed decides
+/// where the heap's objects, the main thread's stack and, under Valgrind, the executable lie, and
+/// the same seed decides it the same way every time.
+@Suite("Layout seeds")
+struct LayoutSeedTests {
+    /// What `obsbench self-check layout` reports, by name: `seed`, `heap-padding`, `object`, `stack`, `image`.
+    static func layout(seed: Int?, underCallgrind: Bool = false) throws -> [String: String] {
+        let output: String
+        if underCallgrind {
+            output = try InstructionCountTests.selfCheck(["layout"], underCallgrind: true, layout: seed ?? 1)
+        } else {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            // Address randomisation off, as under Callgrind: only the seed moves things.
+            process.arguments = ["setarch", "-R", InstructionCountTests.obsbench, "self-check", "layout"]
+            var environment = ProcessInfo.processInfo.environment
+            environment[LayoutSeed.environmentVariable] = seed.map(String.init)
+            process.environment = environment
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        let words = output.split(whereSeparator: \.isWhitespace).map(String.init)
+        return Dictionary(stride(from: 0, to: words.count - 1, by: 2).map { (words[$0], words[$0 + 1]) }) { $1 }
+    }
+
+    @Test(
+        "a layout seed moves a heap object and the stack: the address differs between seeds 1 and 2, and is equal for the same seed",
+        .enabled(if: Command.run(["setarch", "-R", "/bin/true"]) != nil, "needs setarch (util-linux)"))
+    func seedMovesHeapAndStack() throws {
+        let first = try Self.layout(seed: 1), again = try Self.layout(seed: 1), second = try Self.layout(seed: 2)
+        #expect(first["seed"] == "1" && second["seed"] == "2")
+        let object = try #require(first["object"])
+        #expect(object == again["object"], "the same seed, the same address")
+        #expect(object != second["object"], "another seed, another address")
+        #expect(first["stack"] == again["stack"] && first["stack"] != second["stack"])
+        #expect(first["heap-padding"] != second["heap-padding"])
+    }
+
+    @Test("the plan of a seed is fixed, within its bounds, and differs between seeds")
+    func plans() {
+        let plans = (1...16).map { (heap: LayoutSeed.heapPadding(seed: $0), stack: LayoutSeed.stackPadding(seed: $0), address: LayoutSeed.minimumAddress(seed: $0)) }
+        #expect(plans.allSatisfy { (16...125 * 1_024).contains($0.heap) && (16...4_096).contains($0.stack) && $0.address % 0x1000 == 0 })
+        #expect(Set(plans.map(\.address)).count == plans.count, "each seed maps the executable elsewhere")
+        #expect(LayoutSeed.heapPadding(seed: 3) == LayoutSeed.heapPadding(seed: 3))
+    }
+
+    @Test(
+        "under Callgrind a layout also moves the executable's code: its image address differs between layouts 1 and 2, and repeats for layout 1",
+        .enabled(if: InstructionCountTests.canCount, "needs valgrind"))
+    func layoutMovesTheImage() throws {
+        let first = try Self.layout(seed: 1, underCallgrind: true), again = try Self.layout(seed: 1, underCallgrind: true)
+        let second = try Self.layout(seed: 2, underCallgrind: true)
+        let image = try #require(first["image"])
+        #expect(image == again["image"] && first["object"] == again["object"])
+        #expect(image != second["image"])
+    }
+}
