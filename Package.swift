@@ -3,6 +3,16 @@ import PackageDescription
 
 /// obsbench: benchmarks and profiles observation strategies for Swift state and persistence layers.
 /// See README.md for the two commands that matter: the run and the tests.
+/// `OBSBENCH_BUILD_CANARY=observable-write` or `published-write-observed` at build time compiles
+/// a regression of known size into that strategy (`BuildCanary`), for checking the gate between two
+/// real builds. Never set for real numbers; use its own `--scratch-path`.
+let buildCanary: [SwiftSetting] =
+    switch Context.environment["OBSBENCH_BUILD_CANARY"] {
+    case "observable-write": [.define("OBSBENCH_CANARY_OBSERVABLE_WRITE")]
+    case "published-write-observed": [.define("OBSBENCH_CANARY_PUBLISHED_WRITE_OBSERVED")]
+    default: []
+    }
+
 let package = Package(
     name: "obsbench",
     platforms: [.macOS(.v15)],
@@ -29,7 +39,8 @@ let package = Package(
                 // DispatchQueue as a Combine scheduler (deduplicated-object's delay), built into Combine on Apple platforms.
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            swiftSettings: buildCanary
         ),
         // glibc's mallinfo2, which Swift's Glibc module does not expose: the memory suite's fallback
         // when jemalloc is not installed.

@@ -47,14 +47,14 @@ struct GateOptions: ParsableArguments {
     @Option(
         name: .customLong("instruction-tolerance"), parsing: .unconditional,
         help: ArgumentHelp(
-            "How far a synchronous strategy's instruction count (Ir/op) may move either way before it is a regression or an improvement. The default allows for another build's heap layout; 0.005 suits runs of one binary.",
+            "How far a synchronous strategy's mean instruction count (Ir/op) may move either way before it is a regression or an improvement. A row whose memory layouts disagree is allowed more: \(Int(GatePolicy.layoutStandardErrors)) standard errors of the difference of the two layout means. A side counted in one layout gets at least \(NumberFormat.percent(GatePolicy.defaultSingleLayoutInstructionTolerance)) (another build's layout).",
             valueName: "fraction"))
     var instructionTolerance: Double = GatePolicy.defaultInstructionTolerance
 
     @Option(
         name: .customLong("async-instruction-tolerance"), parsing: .unconditional,
         help: ArgumentHelp(
-            "The same for rows whose count includes other threads' timing: asynchronous strategies and actor hops.",
+            "The same for rows whose count includes other threads' timing: asynchronous strategies and actor hops (one layout: at least \(NumberFormat.percent(GatePolicy.defaultSingleLayoutAsynchronousInstructionTolerance))).",
             valueName: "fraction"))
     var asyncInstructionTolerance: Double = GatePolicy.defaultAsynchronousInstructionTolerance
 
@@ -238,6 +238,12 @@ struct GateCommand: ParsableCommand {
     @Flag(name: .customLong("quick"), help: "Same-machine mode: count the --quick loop lengths.")
     var quick = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Same-machine mode: memory layouts each row is counted in, on both sides (default: each binary's own default, \(InstructionSettings.defaultLayouts) for this one). A base binary older than layouts does not take this option.",
+            valueName: "k"))
+    var layouts: Int?
+
     @Option(help: ArgumentHelp("Same-machine mode: Callgrind workers at once, both sides together (default: the core count; each side gets half).", valueName: "n"))
     var jobs: Int?
 
@@ -256,12 +262,13 @@ struct GateCommand: ParsableCommand {
             throw ValidationError("--baseline and --base-binary conflict: judge against a committed run, or against a base binary counted here")
         }
         if baseline == nil, baseBinary == nil { throw ValidationError("give --baseline DIR (a committed run) or --base-binary PATH (count the base here)") }
-        if baseBinary == nil, currentBinary != nil || !suites.isEmpty || !strategies.isEmpty || quick || jobs != nil || workDirectory != nil {
-            throw ValidationError("--current-binary, --suite, --strategy, --quick, --jobs and --work-dir belong to the same-machine mode (--base-binary)")
+        if baseBinary == nil, currentBinary != nil || !suites.isEmpty || !strategies.isEmpty || quick || jobs != nil || layouts != nil || workDirectory != nil {
+            throw ValidationError("--current-binary, --suite, --strategy, --quick, --layouts, --jobs and --work-dir belong to the same-machine mode (--base-binary)")
         }
         for name in suites where SuiteRegistry.suite(named: name) == nil {
             throw ValidationError("unknown suite '\(name)'; valid: \(SuiteRegistry.names.joined(separator: ", "))")
         }
+        if let layouts, !(1...16).contains(layouts) { throw ValidationError("--layouts must be between 1 and 16, got \(layouts)") }
         if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be between 1 and 64, got \(jobs)") }
     }
 
@@ -284,7 +291,8 @@ struct GateCommand: ParsableCommand {
         let runs = InterleavedRuns(
             base: baseBinary!, current: currentBinary ?? ReleaseRedirect.currentExecutable,
             jobs: InterleavedRuns.jobs(suites: chosenSuites, strategies: strategies.isEmpty ? Registered.strategies.map(\.descriptor.name) : strategies),
-            options: ["--measure", "instructions", "--jobs", String(max(1, (jobs ?? ProcessInfo.processInfo.activeProcessorCount) / 2))] + (quick ? ["--quick"] : []),
+            options: ["--measure", "instructions", "--jobs", String(max(1, (jobs ?? ProcessInfo.processInfo.activeProcessorCount) / 2))] + (quick ? ["--quick"] : [])
+                + (layouts.map { ["--layouts", String($0)] } ?? []),
             workDirectory: work)
         let folders: (base: URL, current: URL)
         do {

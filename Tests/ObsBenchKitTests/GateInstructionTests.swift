@@ -48,8 +48,9 @@ struct GateInstructionTests {
             baseline: GateTests.run([GateTests.row("state-subject", "instructions", 19.6, unit: "Ir/op")]),
             current: GateTests.run([GateTests.row("state-subject", "instructions", 20.1, unit: "Ir/op")]))
         #expect(small.exitStatus == .success)
-        // Runs of one binary: the tight tolerance.
-        let verdicts = GateTests.verdicts(RunComparison(baseline: base, current: current, policy: GatePolicy(instructionTolerance: 0.005)))
+        // Runs of one binary in one layout each: the tight tolerance, when asked for.
+        let oneBinary = GatePolicy(instructionTolerance: 0.005, singleLayoutInstructionTolerance: 0.005)
+        let verdicts = GateTests.verdicts(RunComparison(baseline: base, current: current, policy: oneBinary))
         #expect(verdicts["s/w/plain/instructions objects=1 S=0 c=1"] == .regression)
         #expect(verdicts["s/x/observable/instructions objects=1 S=0 c=1"] == .unchanged)
         #expect(verdicts["s/w/grdb-queue/instructions objects=1 S=0 c=1"] == .unchanged, "asynchronous: +2% is within its tolerance")
@@ -58,9 +59,9 @@ struct GateInstructionTests {
         #expect(
             RunComparison(
                 baseline: GateTests.run([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op")]), current: fewer,
-                policy: GatePolicy(instructionTolerance: 0.005)
+                policy: oneBinary
             ).exitStatus == .onlyImprovements)
-        // The default allows for another build's heap layout: +1% passes, +6% does not.
+        // One layout a side, by default: room for another build's layout, +1% passes, +6% does not.
         let one = GateTests.run([GateTests.row("plain", "instructions", 10_100, unit: "Ir/op")])
         let six = GateTests.run([GateTests.row("plain", "instructions", 10_600, unit: "Ir/op")])
         let base10k = GateTests.run([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op")])
@@ -162,5 +163,73 @@ struct GateRoundsTests {
                 "exact counts from jemalloc"))
         let glibc = SummaryTable.memoryUnit(notes: ["glibc malloc (mallinfo2): chunk bytes incl. headers, thread cache off; jemalloc not found"])
         #expect(glibc.contains("glibc's mallinfo2") && !glibc.contains("exact"))
+    }
+}
+
+/// The gate on instruction counts made in several memory layouts: the mean of the layouts is
+/// judged against a 0.5% tolerance, or against the layouts' own spread where they disagree.
+@Suite("Regression gate: layouts")
+struct GateLayoutTests {
+    /// An instruction row counted in one layout per value, and its samples (one per layout, as
+    /// the median repeat of each layout's worker).
+    static func counted(_ strategy: String, _ layouts: [Double], workload: String = "w") -> (ResultRow, [SampleRow]) {
+        let row = ResultRow(
+            runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
+            metric: Metric.instructions.name, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
+        let samples = layouts.enumerated().map {
+            SampleRow(
+                runID: "r", suite: "s", workload: workload, strategy: strategy, metric: Metric.instructions.name, unit: Metric.instructions.unit, index: 0, value: $1,
+                round: $0 + 1)
+        }
+        return (row, samples)
+    }
+
+    static func run(_ rows: [(ResultRow, [SampleRow])]) -> RunResults {
+        GateTests.run(rows.map(\.0), rows.flatMap(\.1))
+    }
+
+    /// `observable` transaction-2-fields as six layouts of one build counted it (Ir/op).
+    static let sensitive: [Double] = [21_807, 21_807, 22_555, 22_345, 22_413, 22_345]
+
+    @Test("layouts that agree: the mean is judged to 0.5%, so +1% is a regression and +0.3% is not")
+    func agreeingLayouts() throws {
+        let base = Self.run([Self.counted("observable", [654, 654, 654]), Self.counted("plain", [100, 100, 100], workload: "v")])
+        let current = Self.run([Self.counted("observable", [660.6, 660.6, 660.6]), Self.counted("plain", [100.3, 100.3, 100.3], workload: "v")])
+        let comparison = RunComparison(baseline: base, current: current)
+        let verdicts = GateTests.verdicts(comparison)
+        #expect(verdicts["s/w/observable/instructions objects=1 S=0 c=1"] == .regression)
+        #expect(verdicts["s/v/plain/instructions objects=1 S=0 c=1"] == .unchanged)
+        #expect(comparison.layoutsPerRow?.baseline == 3 && comparison.layoutsPerRow?.current == 3)
+        let report = ComparisonReport(comparison: comparison, baselineSource: "a", currentSource: "b", mode: .sameMachine)
+        #expect(report.judged.contains("layouts per row: 3"))
+        let reason = try #require(comparison.comparisons.first { $0.verdict == .regression }?.reason)
+        #expect(reason.contains("±0.5%") && reason.contains("3 layout(s) a side"), "\(reason)")
+    }
+
+    @Test("a row whose layouts disagree is judged against their spread: another draw of the same levels passes, +10% does not")
+    func disagreeingLayouts() throws {
+        let base = Self.run([Self.counted("observable", Self.sensitive)])
+        let redrawn = Self.run([Self.counted("observable", [22_345, 22_413, 21_807, 22_555, 22_555, 21_807])])
+        let same = RunComparison(baseline: base, current: redrawn)
+        #expect(same.exitStatus == .success)
+        let reason = try #require(same.comparisons.first?.reason)
+        #expect(reason.contains("its layouts spread"), "\(reason)")
+        let slower = Self.run([Self.counted("observable", Self.sensitive.map { $0 * 1.1 })])
+        #expect(RunComparison(baseline: base, current: slower).exitStatus == .regression)
+        // The allowance: 4 standard errors of the difference of means, from the pooled spread.
+        #expect(GatePolicy.layoutAllowance([100, 100, 100], [100, 100, 100]) == 0)
+        #expect(abs(GatePolicy.layoutAllowance([100, 104, 100], [102, 100, 104]) - 7.06) < 0.01)
+        #expect(GatePolicy.layoutAllowance([100], [104, 100]) == 0, "one layout has no spread")
+    }
+
+    @Test("a baseline counted in one layout: judged with room for another build's layout (5%), and the reason says so")
+    func oneLayoutSide() throws {
+        let base = GateTests.run([GateTests.row("observable", Metric.instructions.name, 654, unit: Metric.instructions.unit)])
+        let current = Self.run([Self.counted("observable", [680, 680, 680])])
+        let comparison = RunComparison(baseline: base, current: current)
+        #expect(comparison.exitStatus == .success, "+4% is within 5% when a side has one layout")
+        let reason = try #require(comparison.comparisons.first?.reason)
+        #expect(reason.contains("no layout spread"), "\(reason)")
+        #expect(ComparisonReport(comparison: comparison, baselineSource: "a", currentSource: "b").judged.contains("layouts per row: 1 baseline, 3 current"))
     }
 }

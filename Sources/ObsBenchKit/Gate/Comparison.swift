@@ -1,3 +1,4 @@
+import Foundation
 import ObservationStrategies
 
 /// What the gate concluded about one metric.
@@ -46,6 +47,9 @@ public struct RunComparison: Sendable {
     /// What the reader must know about the comparison as a whole (e.g. too few rounds for any
     /// timing to reach significance).
     public var notes: [String] = []
+    /// The memory layouts each side's instruction rows were counted in (the most of any row):
+    /// nil when a side has no instruction row.
+    public var layoutsPerRow: (baseline: Int, current: Int)?
 
     /// The gate's exit status: 2 any regression or any metric missing from the current run (a
     /// strategy that now crashes must not pass), 4 improvements and nothing worse, 0 otherwise.
@@ -65,6 +69,10 @@ public struct RunComparison: Sendable {
 
     public init(baseline: RunResults, current: RunResults, policy: GatePolicy = GatePolicy()) {
         self.policy = policy
+        func layouts(_ run: RunResults) -> Int? {
+            run.rows.filter { $0.metric == Metric.instructions.name && !$0.isError }.map { max($0.rounds, 1) }.max()
+        }
+        if let old = layouts(baseline), let new = layouts(current) { layoutsPerRow = (old, new) }
         let base = Self.index(baseline, policy: policy)
         let now = Self.index(current, policy: policy)
         let unmeasuredNow = Self.unmeasured(current)
@@ -180,8 +188,7 @@ public struct RunComparison: Sendable {
         }
         var index: [String: Measured] = [:]
         for row in run.rows where !row.isError {
-            guard let median = row.statistics?.median else { continue }
-            var value = median
+            guard var value = row.value else { continue }
             let rowSamples = rounds[sampleKey(row)] ?? [:]
             var roundMedians = rowSamples.sorted { $0.key < $1.key }.compactMap { Statistics($0.value)?.median }
             if policy.normalizeToPlain, GatePolicy.metricClass(row.metric) == .timing {
@@ -215,17 +222,34 @@ public struct RunComparison: Sendable {
             result.verdict = .informational
             result.reason = why
         case .instructions:
-            let tolerance = policy.instructionTolerance(strategy: old.row.strategy, asynchronous: asynchronous)
+            let asynchronousRow = old.row.strategy == RowKey.noStrategy || asynchronous
+            let layouts = (old.sharedSamples || new.sharedSamples) ? (1, 1) : (old.roundMedians.count, new.roundMedians.count)
+            let counted = layouts.0 == layouts.1 ? "\(layouts.0) layout(s) a side" : "\(layouts.0) vs \(layouts.1) layouts"
+            let kind = policy.instructionToleranceReason(strategy: old.row.strategy, asynchronous: asynchronous)
+            var tolerance = policy.instructionTolerance(strategy: old.row.strategy, asynchronous: asynchronous)
+            var why = "\(kind), \(counted)"
+            var spread = 0.0
+            if min(layouts.0, layouts.1) >= 2 {
+                spread = GatePolicy.layoutAllowance(old.roundMedians, new.roundMedians)
+            } else {
+                tolerance = policy.singleLayoutInstructionTolerance(strategy: old.row.strategy, asynchronous: asynchronous)
+                why += ": no layout spread to judge by, so another build's layout may move it this far (up to \(asynchronousRow ? "10%" : "3.7%") measured)"
+            }
             // A floor for rows of a few Ir/op, where a few stray instructions of another thread in
             // a window would otherwise exceed a relative tolerance.
-            let allowed = max(abs(old.value) * tolerance, GatePolicy.instructionToleranceFloor)
+            let fixed = max(abs(old.value) * tolerance, GatePolicy.instructionToleranceFloor)
+            let allowed = max(fixed, spread)
             if new.value > old.value + allowed {
                 result.verdict = .regression
             } else if new.value < old.value - allowed {
                 result.verdict = .improvement
             }
+            let share = old.value == 0 ? "" : String(format: " (%.2f%%)", allowed / abs(old.value) * 100)
+            let amount = "±\(NumberFormat.irPerOperation(allowed)) \(old.row.unit)\(share)"
             result.reason =
-                "instructions, ±\(NumberFormat.percent(tolerance)) tolerance (\(policy.instructionToleranceReason(strategy: old.row.strategy, asynchronous: asynchronous)))"
+                spread > fixed
+                ? "instructions, mean of layouts, allowed \(amount): its layouts spread (\(Int(GatePolicy.layoutStandardErrors)) standard errors; \(why))"
+                : "instructions, allowed \(amount) (±\(NumberFormat.percent(tolerance)), \(why))"
         case .count where !policy.gatesAsynchronousCounts && asynchronous:
             result.verdict = .informational
             result.reason = "asynchronous strategy's count, reported only (--async-counts report)"

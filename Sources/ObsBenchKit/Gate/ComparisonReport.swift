@@ -34,7 +34,7 @@ public struct ComparisonReport: Sendable {
         var tolerances: [String] = []
         if has(Metric.instructions.unit) {
             tolerances.append(
-                "instructions ±\(NumberFormat.percent(policy.instructionTolerance)) synchronous, ±\(NumberFormat.percent(policy.asynchronousInstructionTolerance)) asynchronous and hops"
+                "instructions ±\(NumberFormat.percent(policy.instructionTolerance)) synchronous, ±\(NumberFormat.percent(policy.asynchronousInstructionTolerance)) asynchronous and hops, more where a row's layouts spread (\(Int(GatePolicy.layoutStandardErrors)) standard errors of the difference of means)"
             )
         }
         if rows.contains(where: { $0.rowKey.map { GatePolicy.metricClass($0.metric) } == .count }) {
@@ -46,7 +46,9 @@ public struct ComparisonReport: Sendable {
             tolerances.append(policy.gatesTimings ? "timings +\(NumberFormat.percent(policy.timingThreshold)) and significant" : "timings reported only")
         }
         let informational = rows.filter { $0.verdict == .informational }.count
-        return "mode: \(mode.description); layouts per row: 1; "
+        let layouts =
+            comparison.layoutsPerRow.map { $0.baseline == $0.current ? "\($0.baseline)" : "\($0.baseline) baseline, \($0.current) current" } ?? "none (no instruction counts)"
+        return "mode: \(mode.description); layouts per row: \(layouts); "
             + (tolerances.isEmpty ? "" : "tolerances: " + tolerances.joined(separator: "; ") + "; ")
             + "judged: \(comparison.judgedCount) of \(rows.count) rows (\(informational) informational)"
     }

@@ -24,32 +24,64 @@ public struct GatePolicy: Sendable {
     /// Judge asynchronous strategies' counts (off: reported only; see `asynchronousCountTolerance`).
     public var gatesAsynchronousCounts: Bool
     /// Instruction counts (Ir/op) of synchronous strategies may move by this fraction either way
-    /// before they are a regression or an improvement: what ten runs on this machine, half of
-    /// them with the other core busy, showed they move by (see the README).
+    /// before they are a regression or an improvement, when both sides were counted in several
+    /// memory layouts; a row whose layouts disagree is allowed more (``layoutAllowance(_:_:)``).
     public var instructionTolerance: Double
     /// The same for rows whose counts include other threads' timing: asynchronous strategies
     /// (their delivery threads) and actor hops (the pool's threads).
     public var asynchronousInstructionTolerance: Double
+    /// The tolerances when a side was counted in one layout, with no spread to judge by.
+    public var singleLayoutInstructionTolerance: Double
+    public var singleLayoutAsynchronousInstructionTolerance: Double
 
-    /// Default instruction tolerances (README, "Instruction counts"). Runs of one binary repeat
-    /// synchronous rows to 0.001%, so 0.5% (`--instruction-tolerance 0.005`) suits them; but a
-    /// comparison is usually of two builds, and another binary lays the heap out differently,
-    /// which moves rows that hash pointers (Observation's registrar): up to 3.7% measured
-    /// (`observable` transaction-2-fields), most under 0.5%. Hence 5%. Asynchronous strategies
-    /// moved up to 6.0% within one build (`grdb-pool` write-observed) and hops up to 10% (the
-    /// task-executor hop; the others 1.5%): 12%.
-    public static let defaultInstructionTolerance = 0.05
-    public static let defaultAsynchronousInstructionTolerance = 0.12
+    /// Default instruction tolerances (docs/gate.md, "Layouts"). Two builds of the same code lay
+    /// out code, metadata and heap differently, which moves rows that hash addresses
+    /// (Observation's registrar keys its observers by key path): `observable`
+    /// transaction-2-fields by 3.7% between two builds. Counted in several layouts (``LayoutSeed``)
+    /// that movement becomes each row's spread between layouts, which
+    /// ``layoutAllowance(_:_:)`` allows for row by row, so the fixed part can be 0.5% for
+    /// synchronous rows. Rows that count other threads' work get 3%, plus their own spread.
+    public static let defaultInstructionTolerance = 0.005
+    public static let defaultAsynchronousInstructionTolerance = 0.03
+    /// With one layout on a side there is no spread to judge by: the movement between builds
+    /// measured with one layout each (3.7% synchronous; 6% `grdb-pool`, 10% the task-executor hop)
+    /// is allowed instead. A baseline made before layouts existed is judged so.
+    public static let defaultSingleLayoutInstructionTolerance = 0.05
+    public static let defaultSingleLayoutAsynchronousInstructionTolerance = 0.12
+    /// How many standard errors of the difference of two layout means a change must exceed
+    /// (``layoutAllowance(_:_:)``). Layout values are a few discrete levels, not normal; 4 keeps a
+    /// run of ~100 rows, a handful of them layout-sensitive, from false alarms between builds.
+    public static let layoutStandardErrors = 4.0
     /// Ir/op any instruction count may move whatever its tolerance: another thread's few hundred
     /// stray instructions in a counted window of 400 operations (`state-subject`'s 20 Ir read
     /// moved by 0.5 Ir/op between runs).
     public static let instructionToleranceFloor = 1.0
 
+    /// How far two layout means may differ because of layout alone: `layoutStandardErrors` standard
+    /// errors of their difference, from the pooled spread of each side's layouts around its
+    /// mean. 0 when a side has fewer than two layouts, or no layout differs.
+    ///
+    /// ```swift
+    /// GatePolicy.layoutAllowance([100, 100, 100], [100, 100, 100])  // 0: layouts agree
+    /// GatePolicy.layoutAllowance([100, 104, 100], [102, 100, 104])  // ≈ 7.1 Ir/op
+    /// ```
+    public static func layoutAllowance(_ base: [Double], _ current: [Double]) -> Double {
+        guard base.count >= 2, current.count >= 2 else { return 0 }
+        func squares(_ values: [Double]) -> Double {
+            let mean = values.reduce(0, +) / Double(values.count)
+            return values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+        }
+        let variance = (squares(base) + squares(current)) / Double(base.count + current.count - 2)
+        return layoutStandardErrors * (variance * (1 / Double(base.count) + 1 / Double(current.count))).squareRoot()
+    }
+
     public init(
         timingThreshold: Double = 0.05, significance: Double = 0.05, timingThresholds: [String: Double] = [:], asynchronousCountTolerance: Double = 0.05,
         normalizeToPlain: Bool = false, gatesTimings: Bool = true, gatesAsynchronousCounts: Bool = true,
         instructionTolerance: Double = GatePolicy.defaultInstructionTolerance,
-        asynchronousInstructionTolerance: Double = GatePolicy.defaultAsynchronousInstructionTolerance
+        asynchronousInstructionTolerance: Double = GatePolicy.defaultAsynchronousInstructionTolerance,
+        singleLayoutInstructionTolerance: Double = GatePolicy.defaultSingleLayoutInstructionTolerance,
+        singleLayoutAsynchronousInstructionTolerance: Double = GatePolicy.defaultSingleLayoutAsynchronousInstructionTolerance
     ) {
         self.timingThreshold = timingThreshold
         self.significance = significance
@@ -60,6 +92,8 @@ public struct GatePolicy: Sendable {
         self.gatesAsynchronousCounts = gatesAsynchronousCounts
         self.instructionTolerance = instructionTolerance
         self.asynchronousInstructionTolerance = asynchronousInstructionTolerance
+        self.singleLayoutInstructionTolerance = singleLayoutInstructionTolerance
+        self.singleLayoutAsynchronousInstructionTolerance = singleLayoutAsynchronousInstructionTolerance
     }
 
     /// Rounds (worker processes) each side needs before a timing is judged. Samples of one process
@@ -81,6 +115,11 @@ public struct GatePolicy: Sendable {
     /// timing varies (an asynchronous strategy's, or a hop's, whose strategy is `-`).
     public func instructionTolerance(strategy: String, asynchronous: Bool) -> Double {
         strategy == RowKey.noStrategy || asynchronous ? asynchronousInstructionTolerance : instructionTolerance
+    }
+
+    /// The tolerance when a side was counted in one layout.
+    public func singleLayoutInstructionTolerance(strategy: String, asynchronous: Bool) -> Double {
+        strategy == RowKey.noStrategy || asynchronous ? singleLayoutAsynchronousInstructionTolerance : singleLayoutInstructionTolerance
     }
 
     func instructionToleranceReason(strategy: String, asynchronous: Bool) -> String {

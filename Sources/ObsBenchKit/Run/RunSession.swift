@@ -1,4 +1,5 @@
 import Foundation
+import ObservationStrategies
 
 /// One run from start to end, as `obsbench run` makes it: its id and folder, `run.json`, the
 /// workers, `results/latest`, and what SIGINT or SIGTERM leaves behind. A command parses its
@@ -66,6 +67,9 @@ public enum RunSession {
             Console.error(
                 "\(Canary.variable) is set: \(canary.strategy)'s measured writes do \(NumberFormat.percent(canary.fraction)) extra work on purpose (a gate check). These numbers are not real."
             )
+        }
+        if let canary = BuildCanary.current {
+            Console.error("this binary was built with OBSBENCH_BUILD_CANARY (\(canary)) on purpose (a gate check). These numbers are not real.")
         }
         if plan.suites.contains(where: \.runsOnJemalloc), run.jemallocEnvironment == nil {
             Console.error("jemalloc not found; the memory suite reads glibc's counters instead (no allocation counts). Install it: \(JemallocLibrary.installHint)")

@@ -18,6 +18,10 @@ public final class ObservableStrategy: ObservationStrategy {
     private var tasks: [ObservableTask]
     private var views: [ObjectIdentifier: ViewHandle] = [:]
     private let renderQueue = RenderQueue()
+    #if OBSBENCH_CANARY_OBSERVABLE_WRITE
+        /// Where the build canary's extra work goes (``BuildCanary``).
+        private var canarySink = 0
+    #endif
 
     public init(records: [TaskRecord]) throws {
         try validateRecordIDs(records)
@@ -40,6 +44,9 @@ public final class ObservableStrategy: ObservationStrategy {
 
     public func write(_ value: FieldValue, to id: Int) throws {
         tasks[try recordIndex(of: id, count: tasks.count)].apply(value)
+        #if OBSBENCH_CANARY_OBSERVABLE_WRITE
+            canarySink = BuildCanary.extraWork(BuildCanary.observableWriteSteps, seed: canarySink &+ id)
+        #endif
         render()
     }
 

@@ -24,6 +24,10 @@ public final class PublishedStrategy: ObservationStrategy {
     private var tasks: [PublishedTask]
     private var subscriptions: [ObjectIdentifier: (view: ViewHandle, cancellables: [AnyCancellable])] = [:]
     private let renderQueue = RenderQueue()
+    #if OBSBENCH_CANARY_PUBLISHED_WRITE_OBSERVED
+        /// Where the build canary's extra work goes (``BuildCanary``).
+        private var canarySink = 0
+    #endif
 
     public init(records: [TaskRecord]) throws {
         try validateRecordIDs(records)
@@ -44,6 +48,9 @@ public final class PublishedStrategy: ObservationStrategy {
 
     public func write(_ value: FieldValue, to id: Int) throws {
         tasks[try recordIndex(of: id, count: tasks.count)].apply(value)
+        #if OBSBENCH_CANARY_PUBLISHED_WRITE_OBSERVED
+            if !subscriptions.isEmpty { canarySink = BuildCanary.extraWork(BuildCanary.publishedWriteSteps, seed: canarySink &+ id) }
+        #endif
         render()
     }
 
