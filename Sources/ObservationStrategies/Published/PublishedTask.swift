@@ -9,6 +9,10 @@ final class PublishedTask: ObservableObject, TaskFields {
     @Published var title: String
     @Published var isComplete: Bool
     @Published var priority: Int
+    #if OBSBENCH_CANARY_PUBLISHED_WRITE_OBSERVED
+        /// Views watching this record (``BuildCanary``): only a write one sees does the extra work.
+        @exclusivity(unchecked) var canaryViews = 0
+    #endif
 
     init(_ record: TaskRecord) {
         title = record.title
