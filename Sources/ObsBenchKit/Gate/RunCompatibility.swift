@@ -70,7 +70,10 @@ public enum RunCompatibility {
         measures.map(\.rawValue).joined(separator: " and ")
     }
 
+    /// The counted loops' lengths, which decide what a loop's fixed costs add per operation. Not
+    /// the repeats or the layouts: they decide how a row's value is summarised, and the gate
+    /// judges each side's layouts as they are (a base binary older than layouts counts one).
     static func lengths(_ settings: InstructionSettings) -> String {
-        "\(settings.shortLength)/\(settings.longLength) ×\(settings.repeats)"
+        "\(settings.shortLength)/\(settings.longLength)"
     }
 }

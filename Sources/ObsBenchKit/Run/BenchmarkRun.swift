@@ -163,7 +163,15 @@ public final class BenchmarkRun {
         let strategies = plan.strategies(of: suite)
         let suiteLabel = measure == .instructions ? "\(suite.name) (instructions)" : suite.name
         unfinished = (suite, [:])
-        var pending = (1...rounds).flatMap { round in strategies.map { (round: round, strategy: $0) } }[...]
+        // Instruction workers run side by side, and each counts only itself, so their order does
+        // not touch the numbers: the asynchronous strategies' workers (GRDB's above all) are the
+        // longest, and starting them first in each round keeps a core from idling behind one at
+        // the end of the suite.
+        let order =
+            measure == .instructions
+            ? strategies.filter { $0?.descriptor.capabilities.delivery == .asynchronous } + strategies.filter { $0?.descriptor.capabilities.delivery != .asynchronous }
+            : strategies
+        var pending = (1...rounds).flatMap { round in order.map { (round: round, strategy: $0) } }[...]
         let width = measure == .instructions || suite.countsOnly ? plan.instructionJobs : 1
         await withTaskGroup(of: Void.self) { group in
             var running = 0
