@@ -176,10 +176,11 @@ struct GateLayoutTests {
         let row = ResultRow(
             runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
             metric: Metric.instructions.name, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
+        // A strategy-less row's samples carry its callers (concurrency 1) in `subscribers`, as hops' do.
         let samples = layouts.enumerated().map {
             SampleRow(
                 runID: "r", suite: "s", workload: workload, strategy: strategy, metric: Metric.instructions.name, unit: Metric.instructions.unit, index: 0, value: $1,
-                round: $0 + 1)
+                round: $0 + 1, subscribers: strategy == RowKey.noStrategy ? 1 : 0)
         }
         return (row, samples)
     }
@@ -220,6 +221,18 @@ struct GateLayoutTests {
         #expect(GatePolicy.layoutAllowance([100, 100, 100], [100, 100, 100]) == 0)
         #expect(abs(GatePolicy.layoutAllowance([100, 104, 100], [102, 100, 104]) - 7.06) < 0.01)
         #expect(GatePolicy.layoutAllowance([100], [104, 100]) == 0, "one layout has no spread")
+    }
+
+    @Test("a hop's layouts are found by its callers (its samples' subscribers column): judged on their spread and the 3% tolerance, not as one layout")
+    func hopLayouts() throws {
+        let base = Self.run([Self.counted(RowKey.noStrategy, [4_952, 5_255, 5_188, 4_869, 5_015])])
+        let current = Self.run([Self.counted(RowKey.noStrategy, [5_229, 5_100, 5_300, 4_990, 5_140])])
+        let comparison = RunComparison(baseline: base, current: current)
+        #expect(comparison.exitStatus == .success)
+        let reason = try #require(comparison.comparisons.first?.reason)
+        #expect(reason.contains("5 layout(s) a side") && !reason.contains("no layout spread"), "\(reason)")
+        let slower = Self.run([Self.counted(RowKey.noStrategy, [5_700, 6_000, 5_950, 5_600, 5_750])])
+        #expect(RunComparison(baseline: base, current: slower).exitStatus == .regression, "+15% is beyond what the layouts' spread allows (about 7%)")
     }
 
     @Test("a baseline counted in one layout: judged with room for another build's layout (5%), and the reason says so")

@@ -165,8 +165,12 @@ public struct RunComparison: Sendable {
         "\(suite)/\(workload)/\(strategy)/\(metric) S=\(subscribers)"
     }
 
+    /// A strategy-less row's samples (hops, store isolation, the pool) carry its callers in
+    /// `subscribers` (`WorkloadOutput.labelAsHop`), which tells one caller count's from another's.
     static func sampleKey(_ row: ResultRow) -> String {
-        sampleKey(suite: row.suite, workload: row.workload, strategy: row.strategy, metric: row.metric, subscribers: row.subscribers)
+        sampleKey(
+            suite: row.suite, workload: row.workload, strategy: row.strategy, metric: row.metric,
+            subscribers: row.strategy == RowKey.noStrategy ? row.concurrency : row.subscribers)
     }
 
     /// Rows with a value, keyed by what they measured; timings normalised to `plain` if asked.
