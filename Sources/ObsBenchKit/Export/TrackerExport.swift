@@ -66,7 +66,8 @@ public struct TrackerExport: Sendable {
     public var actionBenchmarkEntries: [ActionBenchmarkEntry] {
         rows.map { row in
             let stats = row.statistics!
-            let exact = stats.ci95Low == stats.ci95High
+            // No interval for an exact count, nor for layouts that all agree.
+            let exact = row.isMeanOverLayouts ? stats.min == stats.max : stats.ci95Low == stats.ci95High
             let spread =
                 exact
                 ? "exact"
@@ -84,7 +85,8 @@ public struct TrackerExport: Sendable {
         var benchmarks: [String: [String: BencherMetric]] = [:]
         for row in rows {
             let stats = row.statistics!
-            let exact = stats.ci95Low == stats.ci95High
+            // No interval for an exact count, nor for layouts that all agree.
+            let exact = row.isMeanOverLayouts ? stats.min == stats.max : stats.ci95Low == stats.ci95High
             benchmarks[RowKey(row).benchmark, default: [:]][row.metric] = BencherMetric(
                 value: row.value!, lowerValue: exact ? nil : row.isMeanOverLayouts ? stats.min : stats.ci95Low,
                 upperValue: exact ? nil : row.isMeanOverLayouts ? stats.max : stats.ci95High)
