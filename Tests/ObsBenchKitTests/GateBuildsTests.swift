@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@testable import ObsBenchKit
+
+/// The gate on counts of real builds (`scripts/gate-builds-check.sh`, committed in
+/// `results/reference/gate-builds-2026-11-25/`): two builds of the same code that differ by an
+/// unrelated change, and builds with a compile-time canary (`OBSBENCH_BUILD_CANARY`), each
+/// counted in 5 memory layouts. Their profiles keep only the canaries' rows.
+@Suite("Regression gate: real builds")
+struct GateBuildsTests {
+    static let folder = ExportTests.root.appendingPathComponent("results/reference/gate-builds-2026-11-25")
+
+    static func load(_ build: String) throws -> RunResults {
+        try RunResults.load(folder.appendingPathComponent(build).path)
+    }
+
+    /// The build's profiles, kept only where a canary is judged (`v0` and the canaries).
+    static func profile(_ build: String) -> ProfileSummary? {
+        try? ProfileSummary.load(folder.appendingPathComponent(build).path)
+    }
+
+    static func compare(_ base: String, _ head: String) throws -> ComparisonReport {
+        ComparisonReport(
+            comparison: RunComparison(baseline: try load(base), current: try load(head)), baselineSource: base, currentSource: head,
+            profiles: (profile(base), profile(head)), mode: .sameMachine)
+    }
+
+    @Test("A/A: two builds of the same code (a comment added to observable's strategy), 5 layouts each: rows judged, no verdict either way")
+    func unrelatedChangeIsNoChange() throws {
+        let report = try Self.compare("v0", "v3")
+        #expect(report.comparison.exitStatus == .success, "\(report.text())")
+        #expect(report.comparison.judgedCount > 50)
+        #expect(report.judged.contains("layouts per row: 5"))
+        // observable transaction-2-fields moves between layouts; it is judged against that spread.
+        let spread = try #require(report.comparison.comparisons.first { $0.key.hasPrefix("latency/transaction-2-fields/observable/instructions") })
+        #expect(spread.verdict == .unchanged && spread.reason.contains("its layouts spread"), "\(spread.reason)")
+    }
+
+    @Test("a build with an extra call in observable's write (+1%): that row is a regression, nothing else moves, and the write's function is named")
+    func observableCanaryIsCaught() throws {
+        let report = try Self.compare("v0", "cobs-a")
+        let flagged = report.comparison.comparisons.filter { $0.verdict == .regression || $0.verdict == .improvement }
+        #expect(flagged.map(\.key) == ["latency/write-unobserved/observable/instructions objects=1000 S=0 c=1"], "\(report.text())")
+        #expect(report.comparison.exitStatus == .regression)
+        let movers = try #require(report.regressionMovers.first?.movers)
+        #expect(movers.first?.function.contains("ObservableStrategy.write") == true, "\(movers.map(\.function))")
+    }
+
+    @Test("a build whose published write with a view calls extra work (+2%): that row is a regression naming BuildCanary.calledWork, nothing else flagged")
+    func publishedCanaryIsCaught() throws {
+        let report = try Self.compare("v0", "cpub-a")
+        let flagged = report.comparison.comparisons.filter { $0.verdict == .regression || $0.verdict == .improvement }
+        #expect(flagged.map(\.key) == ["latency/write-observed/published/instructions objects=1000 S=1 c=1"], "\(report.text())")
+        let movers = try #require(report.regressionMovers.first?.movers)
+        #expect(movers.first?.function.contains("BuildCanary.calledWork") == true, "\(movers.map(\.function))")
+    }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Checks the instruction gate between real builds (docs/gate.md, "Layouts"):
+#  - A/A: five builds of HEAD, each with an unrelated change (none; a public function added to
+#    ObsBenchKit; a file renamed; three comment lines at the top of observable's strategy; a public
+#    function added to ObservationStrategies), compared in all 10 pairs: every synchronous latency
+#    row's mean should agree within 0.5%, and the gate should flag nothing;
+#  - canaries: OBSBENCH_BUILD_CANARY=observable-write (+1% on observable's write) and
+#    published-write-observed (+2% on published's write with a view), each built twice (on HEAD and
+#    with the first unrelated change), each build compared with the five A/A builds: 10 comparisons
+#    each, in which the canary's row should be flagged and nothing else.
+# Every build is counted once (latency and hops, every strategy, --quick, the default layouts):
+# synchronous counts are deterministic, so a pair is judged by comparing the two runs, with this
+# tree's gate and its default settings.
+# The builds are made in a git worktree of HEAD with its own scratch path; your tree is untouched.
+# About 10 minutes of builds and 55 of counting on the 2-core development machine.
+# Usage: scripts/gate-builds-check.sh [OUT]   (OUT/bin, OUT/runs, OUT/summary.txt)
+set -euo pipefail
+out="${1:-/tmp/obsbench-gate-builds}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+mkdir -p "$out/bin" "$out/runs"
+out="$(cd "$out" && pwd)"
+tree="$out/tree"
+[ -d "$tree" ] || git -C "$root" worktree add --detach "$tree" HEAD > /dev/null
+
+change() { # an unrelated change, by name, to the worktree
+    case "$1" in
+        v0) ;;
+        v1) printf '\n/// Unused: an unrelated change for the A/A check.\npublic func aaUnrelatedHelper(_ values: [Int]) -> Int { values.reduce(0, &+) &* 3 }\n' \
+            >> Sources/ObsBenchKit/Export/TrackerExport.swift ;;
+        v2) git mv Sources/ObsBenchKit/Report/Claims.swift Sources/ObsBenchKit/Report/ClaimsCheck.swift ;;
+        v3) sed -i '1i // An unrelated comment for the A/A check.\n// It moves every line of this file down by three.\n//' \
+            Sources/ObservationStrategies/Observable/ObservableStrategy.swift ;;
+        v4) printf '\n/// Unused: an unrelated change for the A/A check.\npublic func aaUnrelatedIndex(_ id: Int, _ count: Int) -> Int? { (1...max(count, 1)).contains(id) ? id &- 1 : nil }\n' \
+            >> Sources/ObservationStrategies/Support/RecordIndex.swift ;;
+    esac
+}
+build() { # name change canary
+    [ -x "$out/bin/$1" ] && return
+    (
+        cd "$tree"
+        git reset -q --hard HEAD
+        change "$2"
+        OBSBENCH_BUILD_CANARY="$3" swift build -c release --product obsbench --scratch-path "$out/.build" > "$out/build-$1.txt" 2>&1
+        cp "$out/.build/release/obsbench" "$out/bin/$1"
+        git reset -q --hard HEAD
+    )
+    echo "built $1 (change $2${3:+, canary $3})"
+}
+aa="v0 v1 v2 v3 v4"
+for v in $aa; do build "$v" "$v" ""; done
+build cobs-a v0 observable-write
+build cobs-b v1 observable-write
+build cpub-a v0 published-write-observed
+build cpub-b v1 published-write-observed
+
+for name in $aa cobs-a cobs-b cpub-a cpub-b; do
+    [ -e "$out/runs/$name/latest/results.csv" ] && continue
+    start=$(date +%s)
+    "$out/bin/$name" --suite latency --suite hops --measure instructions --quick --output "$out/runs/$name" > "$out/runs/$name.txt" 2>&1
+    echo "counted $name in $(($(date +%s) - start)) s"
+done
+
+# The judge: this tree's own gate (the builds above only count).
+(cd "$root" && swift build -c release --product obsbench > /dev/null)
+judge="$(cd "$root" && swift build -c release --show-bin-path)/obsbench"
+gate() { # base current: the gate's verdict lines, into OUT/gate-base-current.txt
+    local status=0
+    "$judge" gate --baseline "$out/runs/$1/latest" --current "$out/runs/$2/latest" > "$out/gate-$1-$2.txt" 2>&1 || status=$?
+    echo "$status"
+}
+{
+    echo "A/A: 10 pairs of builds"
+    set -- $aa
+    for ((i = 1; i <= $#; i++)); do
+        for ((j = i + 1; j <= $#; j++)); do
+            a="${!i}"; b="${!j}"; status=$(gate "$a" "$b")
+            echo "  $a vs $b: exit $status; $(sed -n 3p "$out/gate-$a-$b.txt")"
+        done
+    done
+    python3 "$root/scripts/gate-builds-agreement.py" "$out/runs" $aa
+    for canary in cobs:latency/write-unobserved/observable/instructions cpub:latency/write-observed/published/instructions; do
+        prefix="${canary%%:*}"; row="${canary#*:}"; caught=0; others=0
+        for c in "$prefix-a" "$prefix-b"; do
+            for v in $aa; do
+                status=$(gate "$v" "$c")
+                line=$(grep -F "$row" "$out/gate-$v-$c.txt" | head -1 | tr -s ' ')
+                case "$line" in regression*) caught=$((caught + 1)) ;; esac
+                n=$(grep -E '^(regression|improvement)' "$out/gate-$v-$c.txt" | grep -vcF "$row" || true)
+                others=$((others + n))
+                echo "  $v vs $c: exit $status; $(echo "$line" | cut -c1-110); others flagged: $n"
+            done
+        done
+        echo "canary $prefix ($row): flagged in $caught of 10 comparisons; $others other rows flagged"
+    done
+} | tee "$out/summary.txt"
