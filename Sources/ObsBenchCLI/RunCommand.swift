@@ -72,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "With --measure instructions: memory layouts each row is counted in (1...16), one worker each. Default: \(InstructionSettings.defaultLayouts).",
             discussion:
-                "Each layout moves the heap and the main thread's stack by a seeded amount (OBSBENCH_LAYOUT) before the measured code runs. Rows whose code hashes addresses move between layouts as they move between builds; a row's value is the layouts' mean and their spread its uncertainty (docs/gate.md).",
+                "Each layout maps the executable, its libraries and the heap at a seeded address (Valgrind's --aspace-minaddr, the worker started through the dynamic loader), pads the heap and moves the main thread's stack (OBSBENCH_LAYOUT) before the measured code runs. Rows whose code hashes addresses move between layouts as they move between builds; a row's value is the layouts' mean and their spread its uncertainty (docs/gate.md).",
             valueName: "n"))
     var layouts: Int?
 
