@@ -55,6 +55,22 @@ struct SummaryTableTests {
         #expect(!tables.map { $0.text() }.joined().contains("×2661"))
     }
 
+    @Test("a table names what its cells are: the median of a timing, the mean over layouts of a count made in several, and shows that mean")
+    func statisticNamed() {
+        func counted(_ strategy: String, _ layouts: [Double]) -> ResultRow {
+            ResultRow(
+                runID: "r", suite: "latency", workload: "read-untracked", strategy: strategy, executor: "main-actor", objects: 1_000, subscribers: 0, concurrency: 1,
+                metric: Metric.instructions.name, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
+        }
+        let timed = [Self.latencyRow("read-untracked", "plain", median: 4, p10: 3), Self.latencyRow("read-untracked", "observable", median: 27, p10: 25)]
+        #expect(SummaryTable.latencyTables(of: .latency, rows: timed, strategies: ["plain", "observable"])[0].heading == "latency — median ns/op (× plain)")
+        // Layouts 270, 280, 290, 300, 1,000: median 290, mean 428.
+        let rows = timed + [counted("plain", [66, 66, 66, 66, 66]), counted("observable", [270, 280, 290, 300, 1_000])]
+        let table = SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "observable"])[0]
+        #expect(table.heading == "latency — median ns/op · mean Ir/op over 5 layouts (× plain)")
+        #expect(table.rows.last?.cells.first?.contains("428 Ir") == true, "\(table.rows)")
+    }
+
     @Test("a sweep stops before a costly point only once its growth is at least linear")
     func scalingStopsWhenDecided() {
         // GRDB, shared topology: 3.7 ms at S=100, 113 ms at S=1000 (slope 1.49); S=10000 would take seconds.

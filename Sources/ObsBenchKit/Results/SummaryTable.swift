@@ -38,8 +38,13 @@ public struct SummaryTable: Sendable {
         return found.isEmpty ? [.time] : found
     }
 
-    static func units(_ measures: [CostMeasure]) -> String {
-        measures.map(\.metric.unit).joined(separator: " · ")
+    /// What a cost table's cells are, measure by measure: "median ns/op", or for instruction counts
+    /// made in several memory layouts (``ResultRow/isMeanOverLayouts``) "mean Ir/op over 5 layouts".
+    static func statistic(_ measures: [CostMeasure], rows: [ResultRow], suite: String) -> String {
+        measures.map { measure in
+            let layouts = rows.filter { $0.suite == suite && $0.metric == measure.metric.name && $0.isMeanOverLayouts }.map(\.rounds).max()
+            return layouts.map { "mean \(measure.metric.unit) over \($0) layouts" } ?? "median \(measure.metric.unit)"
+        }.joined(separator: " · ")
     }
 
     /// One cell per measure, joined: "1.2 µs (×3.4) · 824 Ir (×12)"; `row` gives a measure's row

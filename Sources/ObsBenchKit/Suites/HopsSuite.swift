@@ -21,7 +21,7 @@ extension SummaryTable {
         let measuredCallers = Set(allRows.filter { $0.suite == suite.name && measures.map(\.metric.name).contains($0.metric) }.map(\.concurrency))
         let concurrencies = RoundTripHopWorkload.concurrencies.filter { measuredCallers.isEmpty || measuredCallers.contains($0) }
         columns = concurrencies.map { $0 == 1 ? "1 caller" : "\($0) callers" }
-        unit = "median \(Self.units(measures)) per round trip per caller (× default actor, same callers)"
+        unit = "\(Self.statistic(measures, rows: allRows, suite: suite.name)) per round trip per caller (× default actor, same callers)"
         rowLabel = "isolation"
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
         func row(_ measure: CostMeasure, _ workload: String, _ executor: String?, _ callers: Int) -> ResultRow? {

@@ -42,11 +42,11 @@ extension SummaryTable {
         func failed(_ strategy: String) -> Bool {
             allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError && $0.workload == RowKey.allWorkloads }
         }
-        let units = Self.units(measures)
+        let statistic = Self.statistic(measures, rows: allRows, suite: suite.name)
         var tables: [SummaryTable] = []
 
         let operations = named.filter { !isScan($0) && !isConcrete($0) }
-        var table = SummaryTable(suite: suite.name, columns: operations, unit: "median \(units) (× plain)", rows: [])
+        var table = SummaryTable(suite: suite.name, columns: operations, unit: "\(statistic) (× plain)", rows: [])
         table.rows = strategies.map { strategy in
             (
                 strategy,
@@ -65,7 +65,7 @@ extension SummaryTable {
             table = SummaryTable(
                 suite: suite.name, columns: concrete.map { String($0.dropLast("-concrete".count)) } + shareColumns,
                 unit:
-                    "median \(units) of each access on the concrete record type (workload-concrete), net of the empty loop, no ratio; harness share = (protocol − concrete) / protocol, both net of plain",
+                    "\(statistic) of each access on the concrete record type (workload-concrete), net of the empty loop, no ratio; harness share = (protocol − concrete) / protocol, both net of plain",
                 rows: [])
             table.title = "\(suite.name) · concrete loops"
             table.rows = withConcrete.map { strategy in
@@ -89,7 +89,7 @@ extension SummaryTable {
             let sizes = Array(Set(measured.filter { isScan($0.workload) }.map(\.objects))).sorted()
             let columns = scans.flatMap { workload in sizes.map { (workload, $0) } }
                 .filter { column in measured.contains { $0.workload == column.0 && $0.objects == column.1 } }
-            table = SummaryTable(suite: suite.name, columns: columns.map { "\($0.0) N=\($0.1)" }, unit: "median \(units) per scan of N records (× plain)", rows: [])
+            table = SummaryTable(suite: suite.name, columns: columns.map { "\($0.0) N=\($0.1)" }, unit: "\(statistic) per scan of N records (× plain)", rows: [])
             table.title = "\(suite.name) · scans"
             table.rows = strategies.map { strategy in
                 (
