@@ -66,17 +66,15 @@ public struct TrackerExport: Sendable {
     public var actionBenchmarkEntries: [ActionBenchmarkEntry] {
         rows.map { row in
             let stats = row.statistics!
-            // No interval for an exact count, nor for layouts that all agree.
-            let exact = row.isMeanOverLayouts ? stats.min == stats.max : stats.ci95Low == stats.ci95High
+            let interval = row.interval
             let spread =
-                exact
-                ? "exact"
-                : row.isMeanOverLayouts
-                    ? "layouts \(NumberFormat.csv(stats.min))–\(NumberFormat.csv(stats.max))" : "p10 \(NumberFormat.csv(stats.p10)), p90 \(NumberFormat.csv(stats.p90))"
+                interval.map { interval in
+                    row.isMeanOverLayouts
+                        ? "layouts \(NumberFormat.csv(interval.low))–\(NumberFormat.csv(interval.high))" : "p10 \(NumberFormat.csv(stats.p10)), p90 \(NumberFormat.csv(stats.p90))"
+                } ?? "exact"
             let extra = "\(spread); \(stats.count) samples, \(row.rounds) round(s); run \(row.runID)" + (row.note.isEmpty ? "" : "; \(row.note)")
             return ActionBenchmarkEntry(
-                name: RowKey(row).description, unit: row.unit, value: row.value!,
-                range: exact ? nil : "± \(NumberFormat.csv(row.isMeanOverLayouts ? (stats.max - stats.min) / 2 : (stats.ci95High - stats.ci95Low) / 2))", extra: extra)
+                name: RowKey(row).description, unit: row.unit, value: row.value!, range: interval.map { "± \(NumberFormat.csv(($0.high - $0.low) / 2))" }, extra: extra)
         }
     }
 
@@ -84,12 +82,8 @@ public struct TrackerExport: Sendable {
     public var bencherMetrics: [String: [String: BencherMetric]] {
         var benchmarks: [String: [String: BencherMetric]] = [:]
         for row in rows {
-            let stats = row.statistics!
-            // No interval for an exact count, nor for layouts that all agree.
-            let exact = row.isMeanOverLayouts ? stats.min == stats.max : stats.ci95Low == stats.ci95High
-            benchmarks[RowKey(row).benchmark, default: [:]][row.metric] = BencherMetric(
-                value: row.value!, lowerValue: exact ? nil : row.isMeanOverLayouts ? stats.min : stats.ci95Low,
-                upperValue: exact ? nil : row.isMeanOverLayouts ? stats.max : stats.ci95High)
+            let interval = row.interval
+            benchmarks[RowKey(row).benchmark, default: [:]][row.metric] = BencherMetric(value: row.value!, lowerValue: interval?.low, upperValue: interval?.high)
         }
         return benchmarks
     }

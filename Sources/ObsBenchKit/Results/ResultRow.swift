@@ -69,6 +69,15 @@ public struct ResultRow: Sendable, Equatable {
         return isMeanOverLayouts ? statistics.mean : statistics.median
     }
 
+    /// The row's uncertainty as an interval around ``value``: the layouts' range for a mean over
+    /// layouts, else the median's bootstrap 95% interval; nil for an exact value (a count, or
+    /// layouts that all agree).
+    public var interval: (low: Double, high: Double)? {
+        guard let statistics else { return nil }
+        let interval = isMeanOverLayouts ? (statistics.min, statistics.max) : (statistics.ci95Low, statistics.ci95High)
+        return interval.0 == interval.1 ? nil : interval
+    }
+
     /// Whether the row is a count made under Callgrind in more than one memory layout (its
     /// statistics are over the layouts' values, one each).
     public var isMeanOverLayouts: Bool {
