@@ -36,20 +36,20 @@ public enum RoundMerger {
             var row = group[0]
             row.rounds = group.count
             let sampleKey = SampleKey(workload: key.workload, metric: key.metric, subscribers: key.subscribers)
-            if row.isMeanOverLayouts {
-                let values = group.compactMap { $0.statistics?.median }
-                if values.count == group.count, let statistics = Statistics(values) {
-                    row.statistics = statistics
-                    row.note += "; mean of \(group.count) memory layouts, \(NumberFormat.instructions(statistics.min))–\(NumberFormat.instructions(statistics.max)) \(row.unit)"
-                }
-            } else if let values = pooled[sampleKey]?.map(\.value), !values.isEmpty, sampledKeys[sampleKey]?.count == 1 {
+            if !row.isMeanOverLayouts, let values = pooled[sampleKey]?.map(\.value), !values.isEmpty, sampledKeys[sampleKey]?.count == 1 {
                 row.statistics = Statistics(values)
                 row.note += "; samples of \(group.count) rounds pooled"
             } else {
+                // One value a round: a count's, or in the instruction mode a layout's.
                 let values = group.compactMap { $0.statistics?.median }
-                if values.count == group.count {
-                    row.statistics = Statistics(values)
-                    if Set(values).count > 1 { row.note += "; statistics over the \(group.count) rounds' values" }
+                if values.count == group.count, let statistics = Statistics(values) {
+                    row.statistics = statistics
+                    if row.isMeanOverLayouts {
+                        row.note +=
+                            "; mean of \(group.count) memory layouts, \(NumberFormat.instructions(statistics.min))–\(NumberFormat.instructions(statistics.max)) \(row.unit)"
+                    } else if Set(values).count > 1 {
+                        row.note += "; statistics over the \(group.count) rounds' values"
+                    }
                 }
             }
             merged.append(row)
