@@ -226,7 +226,6 @@ public struct RunComparison: Sendable {
             result.verdict = .informational
             result.reason = why
         case .instructions:
-            let asynchronousRow = old.row.strategy == RowKey.noStrategy || asynchronous
             let layouts = (old.sharedSamples || new.sharedSamples) ? (1, 1) : (old.roundMedians.count, new.roundMedians.count)
             let counted = layouts.0 == layouts.1 ? "\(layouts.0) layout(s) a side" : "\(layouts.0) vs \(layouts.1) layouts"
             let kind = policy.instructionToleranceReason(strategy: old.row.strategy, asynchronous: asynchronous)
@@ -237,7 +236,7 @@ public struct RunComparison: Sendable {
                 spread = GatePolicy.layoutAllowance(old.roundMedians, new.roundMedians)
             } else {
                 tolerance = policy.singleLayoutInstructionTolerance(strategy: old.row.strategy, asynchronous: asynchronous)
-                why += ": no layout spread to judge by, so another build's layout may move it this far (up to \(asynchronousRow ? "10%" : "3.7%") measured)"
+                why += ": " + policy.singleLayoutReason(strategy: old.row.strategy, asynchronous: asynchronous)
             }
             // A floor for rows of a few Ir/op, where a few stray instructions of another thread in
             // a window would otherwise exceed a relative tolerance.

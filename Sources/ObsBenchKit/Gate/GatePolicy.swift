@@ -114,12 +114,25 @@ public struct GatePolicy: Sendable {
     /// How far an instruction count may move: wider for a row that counts other threads whose
     /// timing varies (an asynchronous strategy's, or a hop's, whose strategy is `-`).
     public func instructionTolerance(strategy: String, asynchronous: Bool) -> Double {
-        strategy == RowKey.noStrategy || asynchronous ? asynchronousInstructionTolerance : instructionTolerance
+        Self.countsOtherThreads(strategy: strategy, asynchronous: asynchronous) ? asynchronousInstructionTolerance : instructionTolerance
+    }
+
+    /// Whether a row's count includes other threads' timing: a hop's (strategy `-`) or an
+    /// asynchronous strategy's.
+    static func countsOtherThreads(strategy: String, asynchronous: Bool) -> Bool {
+        strategy == RowKey.noStrategy || asynchronous
     }
 
     /// The tolerance when a side was counted in one layout.
     public func singleLayoutInstructionTolerance(strategy: String, asynchronous: Bool) -> Double {
-        strategy == RowKey.noStrategy || asynchronous ? singleLayoutAsynchronousInstructionTolerance : singleLayoutInstructionTolerance
+        Self.countsOtherThreads(strategy: strategy, asynchronous: asynchronous) ? singleLayoutAsynchronousInstructionTolerance : singleLayoutInstructionTolerance
+    }
+
+    /// Why a row with one layout on a side gets ``singleLayoutInstructionTolerance(strategy:asynchronous:)``:
+    /// how far builds moved such rows when each was counted in one layout.
+    func singleLayoutReason(strategy: String, asynchronous: Bool) -> String {
+        let measured = Self.countsOtherThreads(strategy: strategy, asynchronous: asynchronous) ? "10%" : "3.7%"
+        return "no layout spread to judge by, so another build's layout may move it this far (up to \(measured) measured)"
     }
 
     func instructionToleranceReason(strategy: String, asynchronous: Bool) -> String {
