@@ -26,7 +26,7 @@ public struct HarnessShare: Sendable, Equatable {
 
     /// Every share the rows allow: each strategy other than `plain` with concrete rows, each operation, each measure.
     public static func all(in rows: [ResultRow], suite: String = "latency") -> [HarnessShare] {
-        func median(_ measure: CostMeasure, _ strategy: String, _ workload: String) -> Double? {
+        func value(_ measure: CostMeasure, _ strategy: String, _ workload: String) -> Double? {
             rows.first { $0.suite == suite && $0.metric == measure.metric.name && $0.strategy == strategy && $0.workload == workload }?.value
         }
         let strategies = rows.filter { $0.workload == ConcreteReferenceWorkload.readName && $0.strategy != RowKey.floorStrategy }.map(\.strategy)
@@ -34,8 +34,8 @@ public struct HarnessShare: Sendable, Equatable {
         for strategy in strategies where !shares.contains(where: { $0.strategy == strategy }) {
             for measure in CostMeasure.allCases {
                 for (operation, measured, reference) in pairs {
-                    guard let viaProtocol = median(measure, strategy, measured), let plainViaProtocol = median(measure, RowKey.floorStrategy, measured),
-                        let concrete = median(measure, strategy, reference), let plainConcrete = median(measure, RowKey.floorStrategy, reference)
+                    guard let viaProtocol = value(measure, strategy, measured), let plainViaProtocol = value(measure, RowKey.floorStrategy, measured),
+                        let concrete = value(measure, strategy, reference), let plainConcrete = value(measure, RowKey.floorStrategy, reference)
                     else { continue }
                     shares.append(
                         HarnessShare(

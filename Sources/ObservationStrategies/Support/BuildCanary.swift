@@ -34,7 +34,8 @@ public enum BuildCanary {
         return value
     }
 
-    /// The same behind a call the optimiser may not inline, for a larger cost.
+    /// A multiply and an add per step, behind a call the optimiser may not inline: a larger cost,
+    /// which the measured steps (``publishedWriteSteps``) size.
     @inline(never)
     static func calledWork(_ steps: Int, seed: Int) -> Int {
         var value = seed
