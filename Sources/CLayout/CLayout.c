@@ -10,6 +10,15 @@ static unsigned long heap_padding;
 static unsigned long stack_padding;
 static void *volatile padding_block;
 
+/// The standard library's hashing parameters (SwiftShims' `_SwiftHashingParameters`, exported by
+/// libswiftCore): the execution seed and whether hash tables are seeded deterministically.
+struct obsbench_swift_hashing_parameters {
+    uint64_t seed0;
+    uint64_t seed1;
+    _Bool deterministic;
+};
+extern struct obsbench_swift_hashing_parameters _swift_stdlib_Hashing_parameters;
+
 /// SplitMix64: a seed's sizes, spread over their whole range whichever seeds are asked for.
 static uint64_t mix(uint64_t value) {
     value += 0x9E3779B97F4A7C15ull;
@@ -23,6 +32,13 @@ static uint64_t mix(uint64_t value) {
 /// the process. Sizes are multiples of 16 (malloc's alignment) below glibc's 128 KiB mmap
 /// threshold, so the padding comes from the same heap as what follows it.
 __attribute__((constructor(101))) static void obsbench_layout_start(void) {
+    // SWIFT_DETERMINISTIC_HASHING=1 fixes the execution seed (0) and also gives every hash table
+    // of one size the same seed. With OBSBENCH_TABLE_SEEDS=address each table made from now on
+    // is seeded by its storage's address again, as in a program run without the variable, while
+    // the execution seed stays fixed. Tables made before keep the seed stored in them, so
+    // nothing already hashed moves.
+    const char *tables = getenv("OBSBENCH_TABLE_SEEDS");
+    if (tables != NULL && strcmp(tables, "address") == 0) _swift_stdlib_Hashing_parameters.deterministic = 0;
     const char *text = getenv("OBSBENCH_LAYOUT");
     if (text == NULL || *text == '\0') return;
     char *end = NULL;
@@ -44,6 +60,8 @@ struct obsbench_layout_plan obsbench_layout_plan_of(unsigned long value) {
     plan.minimum_address = 0x400000 + 0x1000 * (more % 4096);  // 4 MiB + 0 to 4,095 pages
     return plan;
 }
+
+unsigned long obsbench_layout_draw_bits(unsigned long draw) { return mix(mix(seed) ^ draw); }
 
 unsigned long obsbench_layout_seed(void) { return seed; }
 unsigned long obsbench_layout_heap_padding(void) { return heap_padding; }

@@ -24,8 +24,8 @@ struct SelfCheckCommand: AsyncParsableCommand {
         /// Under Callgrind: the harness's share of `observable`'s and `published`'s read and write,
         /// from the latency workloads and the concrete reference (`HarnessShare`).
         case attribution
-        /// The memory layout (OBSBENCH_LAYOUT): the seed, its paddings, and where a record made
-        /// now and a stack variable lie.
+        /// The memory layout (OBSBENCH_LAYOUT): the seed, its paddings, where a record made now
+        /// and a stack variable lie, and how hash tables are seeded (by address or by size).
         case layout
     }
 
@@ -42,6 +42,15 @@ struct SelfCheckCommand: AsyncParsableCommand {
         return withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
     }
 
+    /// Whether two hash tables of one size get different seeds (each its storage's address, as in
+    /// a normal run, or under `OBSBENCH_TABLE_SEEDS=address`) rather than one (its size, under
+    /// `SWIFT_DETERMINISTIC_HASHING=1` alone): the same 64 numbers, inserted in the same order
+    /// into two tables, come out in the same order only when the seeds are equal.
+    static func hashTablesSeededByAddress() -> Bool {
+        let first = Set(0..<64), second = Set(0..<64)
+        return Array(first) != Array(second)
+    }
+
     @MainActor
     func run() async throws {
         switch check {
@@ -52,7 +61,8 @@ struct SelfCheckCommand: AsyncParsableCommand {
             print(
                 "seed \(LayoutSeed.seed ?? 0) heap-padding \(LayoutSeed.heapPadding) stack-padding \(LayoutSeed.stackPadding)"
                     + " object 0x\(String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)) stack 0x\(String(stackAddress, radix: 16))"
-                    + " image 0x\(String(UInt(bitPattern: #dsohandle), radix: 16))")
+                    + " image 0x\(String(UInt(bitPattern: #dsohandle), radix: 16))"
+                    + " hash-tables \(Self.hashTablesSeededByAddress() ? "address" : "size")")
         case .mainThread:
             let fromPool = await Task.detached { await MainActor.run { ProcessCounters.isMainThread } }.value
             print("main-actor-on-main-thread \(fromPool && ProcessCounters.isMainThread)")

@@ -8,8 +8,8 @@ import Testing
 /// the same seed decides it the same way every time.
 @Suite("Layout seeds")
 struct LayoutSeedTests {
-    /// What `obsbench self-check layout` reports, by name: `seed`, `heap-padding`, `object`, `stack`, `image`.
-    static func layout(seed: Int?, underCallgrind: Bool = false) throws -> [String: String] {
+    /// What `obsbench self-check layout` reports, by name: `seed`, `heap-padding`, `object`, `stack`, `image`, `hash-tables`.
+    static func layout(seed: Int?, underCallgrind: Bool = false, environment extra: [String: String] = [:]) throws -> [String: String] {
         let output: String
         if underCallgrind {
             output = try InstructionCountTests.selfCheck(["layout"], underCallgrind: true, layout: seed ?? 1)
@@ -20,7 +20,7 @@ struct LayoutSeedTests {
             process.arguments = ["setarch", "-R", InstructionCountTests.obsbench, "self-check", "layout"]
             var environment = ProcessInfo.processInfo.environment
             environment[LayoutSeed.environmentVariable] = seed.map(String.init)
-            process.environment = environment
+            process.environment = environment.merging(extra) { $1 }
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
@@ -63,5 +63,20 @@ struct LayoutSeedTests {
         let object = try #require(first["object"]), image = try #require(first["image"])
         #expect(object == again["object"] && image == again["image"], "the same seed, the same addresses")
         #expect(object != second["object"] && image != second["image"], "another seed, other addresses")
+    }
+
+    @Test(
+        "instruction workers hash as a normal run does, from a fixed seed: SWIFT_DETERMINISTIC_HASHING=1 alone gives every table of one size one seed; OBSBENCH_TABLE_SEEDS=address seeds each table by its address again",
+        .enabled(if: Command.run(["setarch", "-R", "/bin/true"]) != nil, "needs setarch (util-linux)"))
+    func tablesSeededByAddress() throws {
+        let normal = try Self.layout(seed: 1)
+        let deterministic = try Self.layout(seed: 1, environment: ["SWIFT_DETERMINISTIC_HASHING": "1"])
+        let worker = try Self.layout(seed: 1, environment: CallgrindInvocation.deterministicEnvironment)
+        #expect(normal["hash-tables"] == "address")
+        #expect(deterministic["hash-tables"] == "size")
+        #expect(worker["hash-tables"] == "address")
+        if InstructionCountTests.canCount {
+            #expect(try Self.layout(seed: 1, underCallgrind: true)["hash-tables"] == "address", "what the instruction mode's workers get")
+        }
     }
 }

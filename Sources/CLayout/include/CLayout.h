@@ -8,6 +8,12 @@
 /// Hash tables keyed by addresses (Observation's registrar, the runtime's caches) then collide
 /// differently, as they do between two builds of the same code. Without the variable nothing is
 /// allocated and nothing moves. The same seed gives the same layout under `setarch -R`.
+///
+/// The same constructor reads `OBSBENCH_TABLE_SEEDS=address`: under
+/// `SWIFT_DETERMINISTIC_HASHING=1` (a fixed execution seed) every Swift hash table of one size
+/// gets the same per-table seed, so every record's observer table collides alike; with the
+/// variable each table made afterwards is seeded by its storage address, as the standard library
+/// does in a normal run, and the counts still repeat under `setarch -R`.
 
 /// What a seed moves, in bytes: the heap (a padding allocation, 16 B to 125 KiB in steps of
 /// 16), the main thread's stack (16 B to 4 KiB), and where Valgrind may start mapping the
@@ -24,6 +30,10 @@ struct obsbench_layout_plan obsbench_layout_plan_of(unsigned long seed);
 
 /// The seed read from OBSBENCH_LAYOUT at start-up, or 0 when unset or not a positive integer.
 unsigned long obsbench_layout_seed(void);
+
+/// 64 pseudo-random bits from the seed and `draw`, the same for the same pair: how the heap is
+/// shaken before draw number `draw` of a counted row (`InstructionCounter`).
+unsigned long obsbench_layout_draw_bits(unsigned long draw);
 
 /// The bytes of heap padding the seed asked for (0 without a seed).
 unsigned long obsbench_layout_heap_padding(void);

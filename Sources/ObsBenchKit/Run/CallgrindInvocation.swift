@@ -80,8 +80,9 @@ public struct CallgrindInvocation: Sendable {
         return CallgrindInvocation(valgrind: valgrind, setarch: setarch, strippedExecutable: stripped, loader: loader, scratch: scratch, facts: facts)
     }
 
-    /// What every instruction-mode worker gets in its environment.
-    public static let deterministicEnvironment = ["SWIFT_DETERMINISTIC_HASHING": "1"]
+    /// What every instruction-mode worker gets in its environment: a fixed hashing seed, with each
+    /// hash table still seeded by its address (`Sources/CLayout`), as in a normal run.
+    public static let deterministicEnvironment = ["SWIFT_DETERMINISTIC_HASHING": "1", "OBSBENCH_TABLE_SEEDS": "address"]
 
     /// The options that decide what is counted (recorded in `run.json`); the output files are per worker.
     static func baseOptions(cacheSimulation: Bool) -> [String] {
