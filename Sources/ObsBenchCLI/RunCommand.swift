@@ -76,6 +76,15 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "n"))
     var layouts: Int?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --measure instructions: records a synchronous strategy's latency row is counted on in each layout (1...400). Default: \(InstructionSettings.defaultDraws).",
+            discussion:
+                "Which entries of a hash table collide depends on where the table lies, so an operation that looks up observers by key path costs one of a few amounts on a given record (docs/gate.md, \"Draws\"). The row's value in a layout is the mean over records 1...n, each counted after its own warm-up; 1 counts record 1 alone, as asynchronous strategies are (3 repeats, their median).",
+            valueName: "n"))
+    var draws: Int?
+
     @Option(help: ArgumentHelp("Folder for run folders and the `latest` link.", valueName: "dir"))
     var output = "results"
 
@@ -104,6 +113,10 @@ struct RunCommand: AsyncParsableCommand {
             guard (1...16).contains(layouts) else { throw ValidationError("--layouts must be between 1 and 16, got \(layouts)") }
             guard measures.contains(.instructions) else { throw ValidationError("--layouts needs --measure instructions: layouts are what instruction counts are averaged over") }
         }
+        if let draws {
+            guard (1...400).contains(draws) else { throw ValidationError("--draws must be between 1 and 400, got \(draws)") }
+            guard measures.contains(.instructions) else { throw ValidationError("--draws needs --measure instructions: draws are what instruction counts are averaged over") }
+        }
         let plan = try makePlan()
         if plan.workerCount == 0 {
             throw ValidationError(
@@ -115,6 +128,7 @@ struct RunCommand: AsyncParsableCommand {
     private var instructionSettings: InstructionSettings {
         var settings = quick ? InstructionSettings.quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation)
         if let layouts { settings.layouts = layouts }
+        if let draws { settings.draws = draws }
         return settings
     }
 

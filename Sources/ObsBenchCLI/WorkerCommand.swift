@@ -20,6 +20,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "How many rounds the run has; this worker gets 1/rounds of the sampling budget.") var rounds = 1
     @Option(help: "time, or instructions (the worker then runs under Callgrind).") var measure: CostMeasure = .time
     @Flag(name: .customLong("cache-sim"), help: "Callgrind simulates caches (instructions only).") var cacheSimulation = false
+    @Option(help: "Records a synchronous strategy's row is counted on (instructions only; default: the settings').") var draws: Int?
     @Option(name: .customLong("rows-file"), help: "Where to write result rows (CSV).") var rowsFile: String
     @Option(name: .customLong("samples-file"), help: "Where to write raw samples (CSV).") var samplesFile: String
 
@@ -27,12 +28,19 @@ struct WorkerCommand: AsyncParsableCommand {
         try Selection.validateObjects(objects)
         try Selection.validateSubscribers(subscribers)
         try Selection.validateRounds(rounds)
+        if let draws, !(1...400).contains(draws) { throw ValidationError("--draws must be between 1 and 400, got \(draws)") }
         guard (1...rounds).contains(round) else { throw ValidationError("--round must be in 1...\(rounds), got \(round)") }
         guard case .one(let suite) = suite else { throw ValidationError("a worker runs one suite, not all") }
         guard (strategy != nil) == suite.measuresStrategies else {
             throw ValidationError(
                 suite.measuresStrategies ? "--strategy is needed: suite \(suite.name) measures strategies" : "suite \(suite.name) measures no strategy: drop --strategy")
         }
+    }
+
+    private var instructionSettings: InstructionSettings {
+        var settings = quick ? InstructionSettings.quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation)
+        if let draws { settings.draws = draws }
+        return settings
     }
 
     @MainActor
@@ -44,7 +52,7 @@ struct WorkerCommand: AsyncParsableCommand {
             try await Worker.run(
                 suite: suite, strategy: strategy, sampler: (quick ? SamplerSettings.quick : .standard).shared(by: rounds), round: round,
                 quick: quick, objects: objects, subscribers: subscribers,
-                measure: measure, instructionSettings: quick ? .quick(cacheSimulation: cacheSimulation) : .standard(cacheSimulation: cacheSimulation),
+                measure: measure, instructionSettings: instructionSettings,
                 runID: runID, rowsFile: rowsFile, samplesFile: samplesFile)
         #endif
     }

@@ -18,4 +18,8 @@ void obsbench_callgrind_zero_stats(void);
 /// profile file whose `desc: Trigger:` line names `label`, and resets them.
 void obsbench_callgrind_dump_stats_at(const char *label);
 
+/// CALLGRIND_TOGGLE_COLLECT: switches counting off (or back on) for the calling thread, so that a
+/// dump can hold the sum of several windows and nothing run between them.
+void obsbench_callgrind_toggle_collect(void);
+
 #endif

@@ -70,10 +70,13 @@ public enum RunCompatibility {
         measures.map(\.rawValue).joined(separator: " and ")
     }
 
-    /// The counted loops' lengths, which decide what a loop's fixed costs add per operation. Not
-    /// the repeats or the layouts: they decide how a row's value is summarised, and the gate
-    /// judges each side's layouts as they are (a base binary older than layouts counts one).
+    /// The counted loops' lengths, which decide what a loop's fixed costs add per operation, and
+    /// the records a synchronous row is counted on, which decide what it is the mean of. Not the
+    /// repeats or the layouts: they decide how a row's value is summarised, and the gate judges
+    /// each side's layouts as they are (a base binary older than layouts counts one).
     static func lengths(_ settings: InstructionSettings) -> String {
-        "\(settings.shortLength)/\(settings.longLength)"
+        let loops = "\(settings.shortLength)/\(settings.longLength)"
+        guard settings.draws > 1 else { return loops }
+        return loops + "; synchronous rows on \(settings.draws) records, \(settings.drawLength) ops each after \(settings.drawWarmUp)"
     }
 }

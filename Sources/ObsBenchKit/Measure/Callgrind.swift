@@ -33,6 +33,14 @@ public enum Callgrind {
         obsbench_callgrind_zero_stats()
     }
 
+    /// Switches counting off for the calling thread, or back on: what runs in between is not
+    /// counted, so one dump can hold the sum of several counted windows (``InstructionCounter``'s
+    /// draws). Counting is on when a process starts.
+    @inline(never)
+    public static func toggleCollect() {
+        obsbench_callgrind_toggle_collect()
+    }
+
     /// Dumps the counts since the last `zero()` or dump (every thread) to a new profile file and
     /// reads back its totals (the file stays, for the parent's profile; see `CallgrindCounts.file`).
     public static func dump(label: String) throws -> CallgrindCounts {

@@ -13,35 +13,56 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
     /// How many memory layouts (``LayoutSeed``, seeds 1...layouts) each row is counted under, one
     /// worker each: the row's value is their mean, and their spread its uncertainty.
     public var layouts: Int
+    /// How many records a synchronous strategy's row is counted on in each layout (its draws,
+    /// `InstructionCounter.count(drawing:records:scale:label:)`); 1 counts record 1 alone, `repeats` times.
+    public var draws: Int
+    /// Operations counted on each drawn record, after `drawWarmUp` that are not.
+    public var drawLength: Int
+    public var drawWarmUp: Int
 
-    public init(shortLength: Int, longLength: Int, repeats: Int, cacheSimulation: Bool, layouts: Int = InstructionSettings.defaultLayouts) {
+    public init(
+        shortLength: Int, longLength: Int, repeats: Int, cacheSimulation: Bool, layouts: Int = InstructionSettings.defaultLayouts, draws: Int = 1,
+        drawLength: Int = 0, drawWarmUp: Int = 0
+    ) {
         self.shortLength = shortLength
         self.longLength = longLength
         self.repeats = repeats
         self.cacheSimulation = cacheSimulation
         self.layouts = layouts
+        self.draws = draws
+        self.drawLength = drawLength
+        self.drawWarmUp = drawWarmUp
     }
+
+    /// Records drawn per layout unless a caller says otherwise: with 5 layouts, 400 draws a row
+    /// (docs/gate.md, "Draws", has the measurements it was chosen from).
+    public static let defaultDraws = 80
 
     /// Layouts per row unless `--layouts` says otherwise (docs/gate.md, "Layouts", has the
     /// measurements it was chosen from).
     public static let defaultLayouts = 5
 
-    /// 500 and 1,500 operations, 3 pairs.
+    /// 500 and 1,500 operations, 3 pairs; a synchronous strategy's latency rows: 150 operations on
+    /// each of 80 records, after 50.
     public static func standard(cacheSimulation: Bool = false) -> InstructionSettings {
-        InstructionSettings(shortLength: 500, longLength: 1_500, repeats: 3, cacheSimulation: cacheSimulation)
+        InstructionSettings(
+            shortLength: 500, longLength: 1_500, repeats: 3, cacheSimulation: cacheSimulation, draws: defaultDraws, drawLength: 150, drawWarmUp: 50)
     }
 
     /// `--quick` (CI): 200 and 600 operations, 3 pairs in each layout, whose median shrugs off a
     /// lumpy pair (a GRDB pool's checkpoint falling in one window, a hop's thread waking late);
     /// the layouts (5 by default) then give 15 pairs a row. Five pairs in one layout took the
-    /// quick latency and hops run past 6 minutes at 5 layouts (6 min 19 s). Counts made this way
-    /// are compared only with counts made this way.
+    /// quick latency and hops run past 6 minutes at 5 layouts (6 min 19 s). A synchronous
+    /// strategy's latency rows are counted on 80 records instead, 60 operations each after 20.
+    /// Counts made this way are compared only with counts made this way.
     public static func quick(cacheSimulation: Bool = false) -> InstructionSettings {
-        InstructionSettings(shortLength: 200, longLength: 600, repeats: 3, cacheSimulation: cacheSimulation)
+        InstructionSettings(
+            shortLength: 200, longLength: 600, repeats: 3, cacheSimulation: cacheSimulation, draws: defaultDraws, drawLength: 60, drawWarmUp: 20)
     }
 
     enum CodingKeys: String, CodingKey {
-        case shortLength = "short_length", longLength = "long_length", repeats, cacheSimulation = "cache_simulation", layouts
+        case shortLength = "short_length", longLength = "long_length", repeats, cacheSimulation = "cache_simulation", layouts, draws,
+            drawLength = "draw_length", drawWarmUp = "draw_warm_up"
     }
 
     /// A run made before layouts existed counted every row in the binary's own layout: one.
@@ -52,6 +73,10 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
         repeats = try container.decode(Int.self, forKey: .repeats)
         cacheSimulation = try container.decode(Bool.self, forKey: .cacheSimulation)
         layouts = try container.decodeIfPresent(Int.self, forKey: .layouts) ?? 1
+        // Runs made before draws counted every row on record 1 alone.
+        draws = try container.decodeIfPresent(Int.self, forKey: .draws) ?? 1
+        drawLength = try container.decodeIfPresent(Int.self, forKey: .drawLength) ?? 0
+        drawWarmUp = try container.decodeIfPresent(Int.self, forKey: .drawWarmUp) ?? 0
     }
 }
 
@@ -68,6 +93,12 @@ public struct Counted: Sendable {
     /// The four dumps behind the median: its repeat's short and long loop, and the median empty
     /// repeat's. The parent makes the per-function profile from them after the worker exits.
     public var profileDumps: ProfileDumps?
+    /// How many records the value is the mean over (`count(drawing:records:scale:label:)`); 0
+    /// when it is the median of `settings.repeats` pairs on one record.
+    public var records = 0
+    /// Operations counted on each record, and not counted before them (with `records`).
+    public var drawLength = 0
+    public var drawWarmUp = 0
 }
 
 /// The Callgrind dumps a counted row's profile is made from (file names in the worker's dump
@@ -105,7 +136,7 @@ public struct InstructionCounter {
     }
 
     /// Counts `batch`. `emptyBatch` must have the same loop shape with the measured work removed.
-    public func count(_ batch: Batch, emptyBatch: Batch, label: String) async throws -> Counted {
+    public func count(_ batch: @escaping Batch, emptyBatch: @escaping Batch, label: String) async throws -> Counted {
         guard Callgrind.isRunningUnderValgrind else { throw CallgrindError.notUnderValgrind }
         // One counted long loop of each first, thrown away: lazy set-up (a subject made on a
         // record's first write, caches filled, the counting path's own first use) is not an
@@ -138,6 +169,94 @@ public struct InstructionCounter {
             loopOverheadInstructions: overhead, estimatedCyclesPerOperation: cycles, settings: settings, profileDumps: dumps)
     }
 
+    /// Counts a synchronous operation on each of `records`, and reports the mean over them: one
+    /// value, which the parent's profile of the same dumps sums to.
+    ///
+    /// A first pass over the records warms each up (`drawWarmUp` operations: a record's first
+    /// writes make its observers' tables). Then four passes, each summed into one dump by
+    /// switching counting on only around the counted loops (`Callgrind.toggleCollect()`): the
+    /// operation at `drawWarmUp + drawLength` and at `drawWarmUp` operations, and the empty loop at
+    /// both. In every pass each draw is set up, warmed up and ended outside the counted loop, after
+    /// the heap is shaken the same way for the same record. Per operation: (Σ long − Σ short) /
+    /// (records × drawLength), minus the same of the empty loop.
+    ///
+    /// `scale` multiplies both lengths, for an operation far cheaper than what its batch costs
+    /// once (a read inside a view, whose batch also writes): the batch's fixed cost, met in
+    /// heaps shaped a little differently by each pass, is then shared by more operations.
+    public func count(drawing: Drawing, records: [Int], scale: Int = 1, label: String) async throws -> Counted {
+        guard Callgrind.isRunningUnderValgrind else { throw CallgrindError.notUnderValgrind }
+        let drawLength = settings.drawLength * scale, warmUp = settings.drawWarmUp * scale
+        let operations = records.count * drawLength
+        // Before each draw the heap is shaken: a block of 16 B to 16 KiB, then 0 to 3 blocks of
+        // every small size, all kept until the pass ends (malloc's per-size free lists hand back
+        // the block the last draw freed, so without it a table made and freed on every operation
+        // would lie at the same address, and collide alike, in every draw). A record is shaken
+        // alike in every pass, so that its operation and its empty loop meet similar heaps.
+        func shakeHeap(record: Int, into taken: inout [UnsafeMutableRawPointer]) {
+            func take(_ bytes: Int) {
+                let block = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
+                block.storeBytes(of: 0, as: UInt8.self)
+                taken.append(block)
+            }
+            take(16 * (1 + Int(LayoutSeed.drawBits(draw: record) % 1_024)))
+            for size in stride(from: 8, through: 1_016, by: 16) {
+                for _ in 0..<Int(LayoutSeed.drawBits(draw: record &* 1_024 &+ size) % 4) { take(size) }
+            }
+        }
+        /// One pass over the records; counted (one dump) unless `length` is nil, which only warms
+        /// each record up.
+        func pass(empty: Bool, length: Int?) async throws -> CallgrindCounts? {
+            var taken: [UnsafeMutableRawPointer] = []
+            taken.reserveCapacity(records.count * 128)
+            defer { taken.forEach { $0.deallocate() } }
+            let dump = length.map { Callgrind.Dump(label: "\(label)\(empty ? " empty" : "") \(records.count) records n=\($0)") }
+            Callgrind.toggleCollect()
+            Callgrind.zero()
+            for record in records {
+                shakeHeap(record: record, into: &taken)
+                let draw = try await drawing(record)
+                let batch = empty ? draw.emptyBatch : draw.batch
+                try await batch(warmUp)
+                if let length {
+                    try await Self.inTaskOfItsOwn {
+                        Callgrind.toggleCollect()
+                        try await batch(length)
+                        Callgrind.toggleCollect()
+                    }
+                }
+                try await draw.end()
+            }
+            Callgrind.toggleCollect()
+            guard let dump else { return nil }
+            return try dump.take()
+        }
+        // A first pass makes what a record keeps between draws (its observers' tables), so that
+        // every counted pass finds it made.
+        _ = try await pass(empty: false, length: nil)
+        // The short loop is not empty: a loop that runs at least once has fixed costs that one that
+        // never runs does not (the task allocator's first slab, 1,650 Ir per batch for plain's
+        // transaction), which would otherwise be charged to the operations.
+        guard let long = try await pass(empty: false, length: warmUp + drawLength),
+            let emptyLong = try await pass(empty: true, length: warmUp + drawLength),
+            let once = try await pass(empty: false, length: warmUp),
+            let emptyOnce = try await pass(empty: true, length: warmUp)
+        else { throw CallgrindError.notUnderValgrind }
+        func perOperation(_ long: CallgrindCounts, _ once: CallgrindCounts) -> Double {
+            (Double(long.instructions) - Double(once.instructions)) / Double(operations)
+        }
+        let overhead = perOperation(emptyLong, emptyOnce)
+        var cycles: [Double]?
+        if let a = long.estimatedCycles, let b = once.estimatedCycles, let c = emptyLong.estimatedCycles, let d = emptyOnce.estimatedCycles {
+            cycles = [((a - b) - (c - d)) / Double(operations)]
+        }
+        let dumps = ProfileDumps(
+            operationShort: once.file, operationLong: long.file, emptyShort: emptyOnce.file, emptyLong: emptyLong.file, operations: operations)
+        return Counted(
+            instructionsPerOperation: [perOperation(long, once) - overhead], loopOverheadInstructions: overhead,
+            estimatedCyclesPerOperation: cycles, settings: settings, profileDumps: dumps, records: records.count, drawLength: drawLength,
+            drawWarmUp: warmUp)
+    }
+
     struct PerOperation {
         var instructions: Double
         var cycles: Double?
@@ -151,7 +270,7 @@ public struct InstructionCounter {
     }
 
     /// (count at the long length − count at the short length) / (long − short).
-    private func perOperation(_ batch: Batch, label: String) async throws -> PerOperation {
+    private func perOperation(_ batch: @escaping Batch, label: String) async throws -> PerOperation {
         let short = try await counts(batch, length: settings.shortLength, label: label)
         let long = try await counts(batch, length: settings.longLength, label: label)
         let length = Double(settings.longLength - settings.shortLength)
@@ -165,10 +284,22 @@ public struct InstructionCounter {
 
     /// Counts one run of `batch` at `length`: nothing but the batch and the two client requests
     /// falls between the zero and the dump (the label is made before).
-    private func counts(_ batch: Batch, length: Int, label: String) async throws -> CallgrindCounts {
-        let dump = Callgrind.Dump(label: "\(label) n=\(length)")
-        Callgrind.zero()
-        try await batch(length)
-        return try dump.take()
+    private func counts(_ batch: @escaping Batch, length: Int, label: String) async throws -> CallgrindCounts {
+        let label = "\(label) n=\(length)"
+        return try await Self.inTaskOfItsOwn {
+            let dump = Callgrind.Dump(label: label)
+            Callgrind.zero()
+            try await batch(length)
+            return try dump.take()
+        }
+    }
+
+    /// Runs `body` in a new main-actor task and waits for it. A counted loop runs so: the async
+    /// frames it allocates then start from an empty task allocator every time, whoever calls it.
+    /// Run in the caller's task, a loop whose frames crossed the end of the allocator's slab
+    /// allocated and freed a slab on every operation (plain's transaction: 77 Ir/op more when
+    /// counted from the draws' passes, one call deeper, than from the repeated pairs).
+    static func inTaskOfItsOwn<Result: Sendable>(_ body: @escaping @MainActor () async throws -> Result) async throws -> Result {
+        try await Task { @MainActor in try await body() }.value
     }
 }

@@ -48,6 +48,12 @@ public enum LayoutSeed {
     public static var stackPadding: Int { Int(obsbench_layout_stack_padding()) }
 
     /// Bytes layout `seed` moves the heap by.
+    /// 64 pseudo-random bits for draw `draw` of a counted row in this layout, the same for the
+    /// same seed and draw (`obsbench_layout_draw_bits`).
+    public static func drawBits(draw: Int) -> UInt64 {
+        UInt64(obsbench_layout_draw_bits(UInt(draw)))
+    }
+
     public static func heapPadding(seed: Int) -> Int {
         Int(obsbench_layout_plan_of(UInt(seed)).heap_padding)
     }

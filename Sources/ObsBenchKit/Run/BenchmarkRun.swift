@@ -80,6 +80,7 @@ public struct RunPlan: Sendable {
         if measure == .instructions {
             arguments += ["--measure", "instructions"]
             if instructionSettings.cacheSimulation { arguments.append("--cache-sim") }
+            if instructionSettings.draws != InstructionSettings.defaultDraws { arguments += ["--draws", String(instructionSettings.draws)] }
         }
         return arguments
     }

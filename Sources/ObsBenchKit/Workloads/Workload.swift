@@ -113,13 +113,34 @@ extension WorkloadContext {
     /// the context's), or counted under Callgrind at two loop lengths. `emptyBatch` must have the
     /// same loop shape with the measured work removed; its cost is subtracted either way.
     @MainActor
-    public func measureCost(_ batch: Batch, emptyBatch: Batch, sampler settings: SamplerSettings? = nil, label: String) async throws -> CostPerOperation {
+    public func measureCost(_ batch: @escaping Batch, emptyBatch: @escaping Batch, sampler settings: SamplerSettings? = nil, label: String) async throws -> CostPerOperation {
         switch measure {
         case .time:
             .time(try await Sampler(settings: settings ?? sampler).sample(batch, emptyBatch: emptyBatch))
         case .instructions:
             .instructions(try await InstructionCounter(settings: instructionSettings).count(batch, emptyBatch: emptyBatch, label: "\(suite) \(label) \(strategyName)"))
         }
+    }
+
+    /// Measures an operation on a record, as ``measureCost(_:emptyBatch:sampler:label:)`` does, but
+    /// sets it up through `drawing` so that it can be counted on many records: under
+    /// `--measure instructions` a synchronous strategy's operation is counted on records
+    /// 1...`instructionSettings.draws` (``MeasuredDraw`` says why) and the value is their mean.
+    /// Timings, and asynchronous strategies' counts (whose pairs spread by thread timing, and are
+    /// repeated instead), measure record 1. `drawScale` multiplies the counted lengths on each
+    /// record (``InstructionCounter/count(drawing:records:scale:label:)``).
+    @MainActor
+    public func measureCost(label: String, sampler settings: SamplerSettings? = nil, drawScale: Int = 1, drawing: Drawing) async throws -> CostPerOperation {
+        if measure == .instructions, instructionSettings.draws > 1, strategy?.descriptor.capabilities.delivery == .synchronous {
+            let records = Array(1...max(1, min(instructionSettings.draws, objects)))
+            return .instructions(
+                try await InstructionCounter(settings: instructionSettings).count(
+                    drawing: drawing, records: records, scale: drawScale, label: "\(suite) \(label) \(strategyName)"))
+        }
+        let draw = try await drawing(1)
+        let measured = try await measureCost(draw.batch, emptyBatch: draw.emptyBatch, sampler: settings, label: label)
+        try await draw.end()
+        return measured
     }
 
     /// Rows for a cost per operation: its statistics, and the empty loop's cost that was
@@ -150,7 +171,9 @@ extension WorkloadContext {
         case .instructions(let counted):
             let settings = counted.settings
             let method =
-                "Callgrind, every thread; (Ir at \(settings.longLength) ops − Ir at \(settings.shortLength)) / \(settings.longLength - settings.shortLength), \(settings.repeats) repeats"
+                counted.records > 0
+                ? "Callgrind, every thread; mean over records 1–\(counted.records), (Ir at \(counted.drawWarmUp + counted.drawLength) ops − Ir at \(counted.drawWarmUp)) / \(counted.drawLength) on each, after \(counted.drawWarmUp) not counted"
+                : "Callgrind, every thread; (Ir at \(settings.longLength) ops − Ir at \(settings.shortLength)) / \(settings.longLength - settings.shortLength), \(settings.repeats) repeats"
             var instructions = row(.instructions, Statistics(counted.instructionsPerOperation), "\(note); \(method); empty loop subtracted")
             instructions.profileDumps = counted.profileDumps
             var output = WorkloadOutput(

@@ -11,29 +11,34 @@ public struct TwoFieldTransactionWorkload: Workload {
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
         let store = try context.makeStore()
-        let view = try store.subscribe(.record(1, .title, .priority))
-        await store.settle()
         // Titles made up front, so string formatting is not part of the measured write.
         let titles = (0..<64).map { "Title \($0)" }
         var next = 1_000
-        let measured = try await context.measureCost(
-            { iterations in
-                for _ in 0..<iterations {
-                    next &+= 1
-                    try store.transaction([FieldWrite(1, .title(titles[next & 63])), FieldWrite(1, .priority(next))])
-                    await store.settle()
-                }
-            },
-            emptyBatch: { iterations in
-                for _ in 0..<iterations {
-                    next &+= 1
-                    blackHole([FieldWrite(1, .title(titles[next & 63])), FieldWrite(1, .priority(next))])
-                }
-            }, label: name)
-        let failure = view.snapshot.failure
-        store.unsubscribe(view)
+        var failure: String?
+        let measured = try await context.measureCost(label: name) { record in
+            let view = try store.subscribe(.record(record, .title, .priority))
+            await store.settle()
+            return MeasuredDraw(
+                batch: { iterations in
+                    for _ in 0..<iterations {
+                        next &+= 1
+                        try store.transaction([FieldWrite(record, .title(titles[next & 63])), FieldWrite(record, .priority(next))])
+                        await store.settle()
+                    }
+                },
+                emptyBatch: { iterations in
+                    for _ in 0..<iterations {
+                        next &+= 1
+                        blackHole([FieldWrite(record, .title(titles[next & 63])), FieldWrite(record, .priority(next))])
+                    }
+                },
+                end: {
+                    failure = failure ?? view.snapshot.failure
+                    store.unsubscribe(view)
+                })
+        }
         await store.tearDown()
         if let failure { throw WorkloadError.viewFailed(failure) }
-        return context.latencyOutput(workload: name, subscribers: 1, measured: measured, note: "title+priority of record 1; settle() after each transaction")
+        return context.latencyOutput(workload: name, subscribers: 1, measured: measured, note: "title+priority of one record; settle() after each transaction")
     }
 }

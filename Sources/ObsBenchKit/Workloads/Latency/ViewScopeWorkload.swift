@@ -15,25 +15,27 @@ public struct ViewScopeWorkload: Workload {
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
         let store = try context.makeStore()
         var next = 1_000
-        let measured = try await context.measureCost(
-            { iterations in
-                for _ in 0..<iterations {
-                    blackHole(try store.readInsideView(.priority, of: 1, times: 1))
-                    next &+= 1
-                    try store.write(.priority(next), to: 1)
-                    await store.settle()
-                }
-            },
-            emptyBatch: { iterations in
-                for _ in 0..<iterations {
-                    next &+= 1
-                    try store.write(.priority(next), to: 1)
-                    await store.settle()
-                }
-            }, label: name)
+        let measured = try await context.measureCost(label: name) { record in
+            MeasuredDraw(
+                batch: { iterations in
+                    for _ in 0..<iterations {
+                        blackHole(try store.readInsideView(.priority, of: record, times: 1))
+                        next &+= 1
+                        try store.write(.priority(next), to: record)
+                        await store.settle()
+                    }
+                },
+                emptyBatch: { iterations in
+                    for _ in 0..<iterations {
+                        next &+= 1
+                        try store.write(.priority(next), to: record)
+                        await store.settle()
+                    }
+                })
+        }
         await store.tearDown()
         return context.latencyOutput(
             workload: name, subscribers: 0, measured: measured,
-            note: "priority of record 1; one scope, its first read, and its firing by the next write; the write and settle() subtracted")
+            note: "priority of one record; one scope, its first read, and its firing by the next write; the write and settle() subtracted")
     }
 }

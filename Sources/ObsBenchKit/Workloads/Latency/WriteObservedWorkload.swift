@@ -11,33 +11,40 @@ public struct WriteObservedWorkload: Workload {
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
         let store = try context.makeStore()
-        let view = try store.subscribe(.record(1, .priority))
-        await store.settle()
-        let rerunsBefore = view.reruns
         var next = 1_000
         var writes = 0
-        let measured = try await context.measureCost(
-            { iterations in
-                for _ in 0..<iterations {
-                    next &+= 1
-                    try store.write(.priority(next), to: 1)
-                    await store.settle()
-                }
-                writes += iterations
-            },
-            emptyBatch: { iterations in
-                for _ in 0..<iterations {
-                    next &+= 1
-                    blackHole(FieldValue.priority(next))
-                }
-            }, label: name)
-        let reruns = view.reruns - rerunsBefore
-        let lastSeen = view.lastSeen
-        let failure = view.snapshot.failure
-        store.unsubscribe(view)
+        var reruns = 0
+        var lastSeen: [FieldValue] = []
+        var failure: String?
+        let measured = try await context.measureCost(label: name) { record in
+            let view = try store.subscribe(.record(record, .priority))
+            await store.settle()
+            let rerunsBefore = view.reruns
+            return MeasuredDraw(
+                batch: { iterations in
+                    for _ in 0..<iterations {
+                        next &+= 1
+                        try store.write(.priority(next), to: record)
+                        await store.settle()
+                    }
+                    writes += iterations
+                },
+                emptyBatch: { iterations in
+                    for _ in 0..<iterations {
+                        next &+= 1
+                        blackHole(FieldValue.priority(next))
+                    }
+                },
+                end: {
+                    reruns += view.reruns - rerunsBefore
+                    lastSeen = view.lastSeen
+                    failure = failure ?? view.snapshot.failure
+                    store.unsubscribe(view)
+                })
+        }
         await store.tearDown()
         if let failure { throw WorkloadError.viewFailed(failure) }
-        var output = context.latencyOutput(workload: name, subscribers: 1, measured: measured, note: "priority of record 1; settle() after each write")
+        var output = context.latencyOutput(workload: name, subscribers: 1, measured: measured, note: "priority of one record; settle() after each write")
         // Counted once, by the timing worker: an instruction run of the same workload would write
         // the same row again.
         guard context.measure == .time else { return output }

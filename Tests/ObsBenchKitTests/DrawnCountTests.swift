@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import ObsBenchKit
+
+/// Synchronous strategies' latency rows counted on many records (`--draws`, ``MeasuredDraw``):
+/// checked on counts under Callgrind with the release binary, never on time.
+@Suite("Drawn instruction counts")
+struct DrawnCountTests {
+    /// `strategy`'s latency rows counted in layout 1 on `draws` records: its results and profiles.
+    static func counted(_ strategy: String, draws: Int) throws -> (rows: [ResultRow], profiles: ProfileSummary) {
+        let output = try SameMachineGateTests.scratch()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(InstructionCountTests.releaseObsbench))
+        process.arguments = [
+            "run", "--suite", "latency", "--strategy", strategy, "--measure", "instructions", "--quick", "--layouts", "1", "--draws", String(draws),
+            "--output", output.path, "--format", "csv",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let run = output.appendingPathComponent(ResultsDirectory.FileName.latest)
+        return (try ResultsReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.results).path), try ProfileSummary.load(run.path))
+    }
+
+    static func row(_ rows: [ResultRow], _ workload: String) throws -> ResultRow {
+        try #require(rows.first { $0.workload == workload && $0.metric == Metric.instructions.name })
+    }
+
+    @Test(
+        "counted on 8 records, a synchronous strategy's latency rows say they are the mean over records 1–8 and each one's profile sums to it; counted on 1, they are record 1's 3 repeats",
+        .enabled(if: SameMachineGateTests.canCount, "needs valgrind and the release build"))
+    func drawnRowsAreMeansOverRecordsWithTheirProfiles() throws {
+        let one = try Self.counted("observable", draws: 1), eight = try Self.counted("observable", draws: 8)
+        for workload in ["write-observed", "transaction-2-fields", "view-scope", "read-in-view"] {
+            #expect(try Self.row(one.rows, workload).note.contains("3 repeats"))
+            let row = try Self.row(eight.rows, workload)
+            #expect(row.note.contains("mean over records 1–8"), "\(row.note)")
+            let value = try #require(row.value)
+            let profile = try #require(eight.profiles.rows.first { $0.key == RowKey(row) })
+            #expect(abs(profile.total - value) <= max(1, abs(value) * 0.01), "\(workload): profile \(profile.total) against \(value)")
+        }
+        // Not drawn: it writes records 1...N in turn already.
+        #expect(try Self.row(eight.rows, "write-unobserved").note.contains("3 repeats"))
+    }
+}
