@@ -79,7 +79,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "With --measure instructions: records a synchronous strategy's latency row is counted on in each layout (1...400). Default: \(InstructionSettings.defaultDraws).",
+            "With --measure instructions: records a synchronous strategy's read-in-view, write-observed and transaction-2-fields rows are counted on in each layout (1...400). Default: \(InstructionSettings.defaultDraws).",
             discussion:
                 "Which entries of a hash table collide depends on where the table lies, so an operation that looks up observers by key path costs one of a few amounts on a given record (docs/gate.md, \"Draws\"). The row's value in a layout is the mean over records 1...n, each counted after its own warm-up; 1 counts record 1 alone, as asynchronous strategies are (3 repeats, their median).",
             valueName: "n"))

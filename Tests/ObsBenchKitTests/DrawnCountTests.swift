@@ -35,7 +35,7 @@ struct DrawnCountTests {
         .enabled(if: SameMachineGateTests.canCount, "needs valgrind and the release build"))
     func drawnRowsAreMeansOverRecordsWithTheirProfiles() throws {
         let one = try Self.counted("observable", draws: 1), eight = try Self.counted("observable", draws: 8)
-        for workload in ["write-observed", "transaction-2-fields", "view-scope", "read-in-view"] {
+        for workload in ["write-observed", "transaction-2-fields", "read-in-view"] {
             #expect(try Self.row(one.rows, workload).note.contains("3 repeats"))
             let row = try Self.row(eight.rows, workload)
             #expect(row.note.contains("mean over records 1–8"), "\(row.note)")
@@ -43,7 +43,9 @@ struct DrawnCountTests {
             let profile = try #require(eight.profiles.rows.first { $0.key == RowKey(row) })
             #expect(abs(profile.total - value) <= max(1, abs(value) * 0.01), "\(workload): profile \(profile.total) against \(value)")
         }
-        // Not drawn: it writes records 1...N in turn already.
+        // Not drawn: write-unobserved writes records 1...N in turn already; view-scope's empty loop
+        // must meet the heap its operation left.
         #expect(try Self.row(eight.rows, "write-unobserved").note.contains("3 repeats"))
+        #expect(try Self.row(eight.rows, "view-scope").note.contains("3 repeats"))
     }
 }

@@ -42,8 +42,8 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
     /// measurements it was chosen from).
     public static let defaultLayouts = 5
 
-    /// 500 and 1,500 operations, 3 pairs; a synchronous strategy's latency rows: 150 operations on
-    /// each of 80 records, after 50.
+    /// 500 and 1,500 operations, 3 pairs; a synchronous strategy's drawn latency rows
+    /// (`MeasuredDraw`): 150 operations on each of 80 records, after 50.
     public static func standard(cacheSimulation: Bool = false) -> InstructionSettings {
         InstructionSettings(
             shortLength: 500, longLength: 1_500, repeats: 3, cacheSimulation: cacheSimulation, draws: defaultDraws, drawLength: 150, drawWarmUp: 50)
@@ -53,8 +53,8 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
     /// lumpy pair (a GRDB pool's checkpoint falling in one window, a hop's thread waking late);
     /// the layouts (5 by default) then give 15 pairs a row. Five pairs in one layout took the
     /// quick latency and hops run past 6 minutes at 5 layouts (6 min 19 s). A synchronous
-    /// strategy's latency rows are counted on 80 records instead, 60 operations each after 20.
-    /// Counts made this way are compared only with counts made this way.
+    /// strategy's drawn latency rows (`MeasuredDraw`) are counted on 80 records instead, 60
+    /// operations each after 20. Counts made this way are compared only with counts made this way.
     public static func quick(cacheSimulation: Bool = false) -> InstructionSettings {
         InstructionSettings(
             shortLength: 200, longLength: 600, repeats: 3, cacheSimulation: cacheSimulation, draws: defaultDraws, drawLength: 60, drawWarmUp: 20)
@@ -233,9 +233,8 @@ public struct InstructionCounter {
         // A first pass makes what a record keeps between draws (its observers' tables), so that
         // every counted pass finds it made.
         _ = try await pass(empty: false, length: nil)
-        // The short loop is not empty: a loop that runs at least once has fixed costs that one that
-        // never runs does not (the task allocator's first slab, 1,650 Ir per batch for plain's
-        // transaction), which would otherwise be charged to the operations.
+        // The short loop is not empty, so that both loops run the loop's code at least once and
+        // what a batch costs once cancels whatever its first iteration does.
         guard let long = try await pass(empty: false, length: warmUp + drawLength),
             let emptyLong = try await pass(empty: true, length: warmUp + drawLength),
             let once = try await pass(empty: false, length: warmUp),
@@ -294,11 +293,10 @@ public struct InstructionCounter {
         }
     }
 
-    /// Runs `body` in a new main-actor task and waits for it. A counted loop runs so: the async
-    /// frames it allocates then start from an empty task allocator every time, whoever calls it.
-    /// Run in the caller's task, a loop whose frames crossed the end of the allocator's slab
-    /// allocated and freed a slab on every operation (plain's transaction: 77 Ir/op more when
-    /// counted from the draws' passes, one call deeper, than from the repeated pairs).
+    /// Runs `body` in a new main-actor task and waits for it. A counted loop runs so, as a
+    /// precaution: its async frames then start from an empty task allocator every time, not
+    /// under whatever frames the counting code holds. (On `plain`'s rows it changed nothing
+    /// measurable; see docs/gate.md, "Draws", for the harness effect it did not remove.)
     static func inTaskOfItsOwn<Result: Sendable>(_ body: @escaping @MainActor () async throws -> Result) async throws -> Result {
         try await Task { @MainActor in try await body() }.value
     }
