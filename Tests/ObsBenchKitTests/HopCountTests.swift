@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import ObsBenchKit
+
+/// The hops suite's instruction counts: checked on counts under Callgrind with the release binary,
+/// never on time.
+@Suite("Hop instruction counts")
+struct HopCountTests {
+    @Test(
+        "the task-executor hop is counted on an executor of one thread, and its pairs repeat within 1% (with two threads they ranged 4,500–5,400 Ir)",
+        .enabled(if: SameMachineGateTests.canCount, "needs valgrind and the release build"))
+    func taskExecutorHopRepeats() throws {
+        let output = try SameMachineGateTests.scratch()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(InstructionCountTests.releaseObsbench))
+        process.arguments = ["run", "--suite", "hops", "--measure", "instructions", "--quick", "--layouts", "2", "--output", output.path, "--format", "csv"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let run = output.appendingPathComponent(ResultsDirectory.FileName.latest)
+        let workload = "hop-\(RoundTripHopWorkload.Kind.taskExecutorToActor.rawValue)"
+        let rows = try ResultsReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.results).path)
+        let row = try #require(rows.first { $0.workload == workload && $0.metric == Metric.instructions.name })
+        #expect(row.note.contains("executor of 1 thread"), "\(row.note)")
+        let samples = try SamplesReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.samples).path)
+            .filter { $0.workload == workload && $0.metric == Metric.instructions.name }.map(\.value)
+        #expect(samples.count == 6, "3 pairs in each of 2 layouts")
+        let low = try #require(samples.min()), high = try #require(samples.max())
+        #expect(low > 1_000 && high <= low * 1.01, "\(samples)")
+    }
+}
