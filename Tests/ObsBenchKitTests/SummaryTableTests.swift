@@ -71,6 +71,25 @@ struct SummaryTableTests {
         #expect(table.rows.last?.cells.first?.contains("428 Ir") == true, "\(table.rows)")
     }
 
+    @Test("a count that is the mean over many records is marked beside counts of record 1, and a footnote says which is which")
+    func drawnCellsMarked() throws {
+        func counted(_ strategy: String, _ value: Double, records: Int?) -> ResultRow {
+            let method = records.map { Counted.drawnNote(records: $0) + ", (Ir at 80 ops − Ir at 20) / 60 on each" } ?? "(Ir at 600 ops − Ir at 200) / 400, 3 repeats"
+            return ResultRow(
+                runID: "r", suite: "latency", workload: "write-observed", strategy: strategy, executor: "main-actor", objects: 1_000, subscribers: 0, concurrency: 1,
+                metric: Metric.instructions.name, unit: Metric.instructions.unit, statistics: Statistics([value, value]), note: "Callgrind, every thread; \(method)",
+                rounds: 2)
+        }
+        let rows = [counted("plain", 600, records: 80), counted("grdb-queue", 60_000, records: nil)]
+        #expect(rows.map(\.drawnRecords) == [80, nil])
+        let table = try #require(SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "grdb-queue"]).first)
+        #expect(table.rows.map { $0.cells.first ?? "" } == ["600 Ir\(SummaryTable.drawnMark) (×1.00)", "60000 Ir (×100)"], "\(table.rows)")
+        #expect(table.footnotes.contains { $0.hasPrefix("\(SummaryTable.drawnMark) the mean over records 1–80") }, "\(table.footnotes)")
+        // Counted on record 1 alone (--draws 1), nothing is marked and no footnote is needed.
+        let undrawn = try #require(SummaryTable.latencyTables(of: .latency, rows: [counted("plain", 600, records: nil)], strategies: ["plain"]).first)
+        #expect(undrawn.footnotes.isEmpty && undrawn.rows.first?.cells.first?.contains(SummaryTable.drawnMark) == false)
+    }
+
     @Test("a sweep stops before a costly point only once its growth is at least linear")
     func scalingStopsWhenDecided() {
         // GRDB, shared topology: 3.7 ms at S=100, 113 ms at S=1000 (slope 1.49); S=10000 would take seconds.

@@ -99,6 +99,11 @@ public struct Counted: Sendable {
     /// Operations counted on each record, and not counted before them (with `records`).
     public var drawLength = 0
     public var drawWarmUp = 0
+
+    /// What a drawn row's note says it is ("mean over records 1–80"), read back by
+    /// ``ResultRow/drawnRecords``.
+    static func drawnNote(records: Int) -> String { "\(drawnNotePrefix)\(records)" }
+    static let drawnNotePrefix = "mean over records 1–"
 }
 
 /// The Callgrind dumps a counted row's profile is made from (file names in the worker's dump

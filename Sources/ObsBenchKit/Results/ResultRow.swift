@@ -78,6 +78,14 @@ public struct ResultRow: Sendable, Equatable {
         return interval.0 == interval.1 ? nil : interval
     }
 
+    /// For a count made on many records in each layout (a synchronous strategy's drawn latency
+    /// rows, ``Counted/records``), how many: its note says "mean over records 1–80". nil for a
+    /// count of record 1 alone, and for every other row.
+    public var drawnRecords: Int? {
+        guard Metric.countedUnderCallgrind.contains(metric), let range = note.range(of: Counted.drawnNotePrefix) else { return nil }
+        return Int(note[range.upperBound...].prefix { $0.isNumber })
+    }
+
     /// Whether the row is a count made under Callgrind in more than one memory layout (its
     /// statistics are over the layouts' values, one each).
     public var isMeanOverLayouts: Bool {

@@ -73,13 +73,25 @@ public struct SummaryTable: Sendable {
         }
     }
 
+    /// Marks a count that is the mean over many records (``ResultRow/drawnRecords``), beside
+    /// counts of record 1; ``drawnFootnote(rows:suite:)`` says what it means.
+    static let drawnMark = "†"
+
+    /// The footnote for cells marked ``drawnMark``, when `suite` has any.
+    static func drawnFootnote(rows: [ResultRow], suite: String) -> String? {
+        guard let records = rows.lazy.filter({ $0.suite == suite }).compactMap(\.drawnRecords).first else { return nil }
+        return
+            "\(drawnMark) the mean over records 1–\(records) in each layout (a synchronous strategy's read-in-view, write-observed and transaction-2-fields: each record's observer tables collide their own way); other counts are record 1's, the median of 3 pairs (docs/gate.md, \"Draws\")"
+    }
+
     /// A cost and, when the floor it is held against was measured and differs from the empty
-    /// loop, its ratio to it: "1.2 µs (×3.4)", "824 Ir (×12)"; "≈ empty loop" for a timing that
-    /// does not differ from the empty loop.
+    /// loop, its ratio to it: "1.2 µs (×3.4)", "824 Ir (×12)", "22,150 Ir† (×33)" for a count
+    /// over many records (``drawnMark``); "≈ empty loop" for a timing that does not differ from
+    /// the empty loop.
     static func costCell(_ row: ResultRow, floor: ResultRow?, measure: CostMeasure) -> String {
         guard let value = row.value else { return "—" }
         if row.isIndistinguishableFromEmptyLoop { return ResultRow.indistinguishableText }
-        let text = measure == .time ? NumberFormat.nanoseconds(value) : NumberFormat.instructions(value)
+        let text = (measure == .time ? NumberFormat.nanoseconds(value) : NumberFormat.instructions(value)) + (row.drawnRecords == nil ? "" : drawnMark)
         guard let floor, !floor.isIndistinguishableFromEmptyLoop, let floorValue = floor.value, floorValue > 0 else { return text }
         return text + " (×" + NumberFormat.ratio(value / floorValue) + ")"
     }

@@ -2,7 +2,7 @@ extension Suite {
     /// `--suite latency`: read/write cost per operation, each workload's median against plain's.
     public static let latency = Suite(
         name: "latency",
-        summary: "read/write latency per operation, ns/op",
+        summary: "read/write cost per operation: ns/op timed, Ir/op counted (--measure instructions)",
         defaultObjects: 1_000,
         defaultRounds: 8,
         tables: { SummaryTable.latencyTables(of: $0, rows: $1, strategies: $2) },
@@ -55,6 +55,7 @@ extension SummaryTable {
                 }
             )
         }
+        if let drawn = drawnFootnote(rows: measured, suite: suite.name) { table.footnotes.append(drawn) }
         tables.append(table)
 
         let concrete = named.filter(isConcrete)

@@ -172,7 +172,7 @@ extension WorkloadContext {
             let settings = counted.settings
             let method =
                 counted.records > 0
-                ? "Callgrind, every thread; mean over records 1–\(counted.records), (Ir at \(counted.drawWarmUp + counted.drawLength) ops − Ir at \(counted.drawWarmUp)) / \(counted.drawLength) on each, after \(counted.drawWarmUp) not counted"
+                ? "Callgrind, every thread; \(Counted.drawnNote(records: counted.records)), (Ir at \(counted.drawWarmUp + counted.drawLength) ops − Ir at \(counted.drawWarmUp)) / \(counted.drawLength) on each, after \(counted.drawWarmUp) not counted"
                 : "Callgrind, every thread; (Ir at \(settings.longLength) ops − Ir at \(settings.shortLength)) / \(settings.longLength - settings.shortLength), \(settings.repeats) repeats"
             var instructions = row(.instructions, Statistics(counted.instructionsPerOperation), "\(note); \(method); empty loop subtracted")
             instructions.profileDumps = counted.profileDumps
