@@ -80,10 +80,12 @@ public struct ResultRow: Sendable, Equatable {
 
     /// For a count made on many records in each layout (a synchronous strategy's drawn latency
     /// rows, ``Counted/records``), how many: its note says "mean over records 1–80". nil for a
-    /// count of record 1 alone, and for every other row.
+    /// count of record 1 alone (`--objects 1` draws one record), and for every other row.
     public var drawnRecords: Int? {
-        guard Metric.countedUnderCallgrind.contains(metric), let range = note.range(of: Counted.drawnNotePrefix) else { return nil }
-        return Int(note[range.upperBound...].prefix { $0.isNumber })
+        guard Metric.countedUnderCallgrind.contains(metric), let range = note.range(of: Counted.drawnNotePrefix),
+            let records = Int(note[range.upperBound...].prefix { $0.isASCII && $0.isNumber }), records > 1
+        else { return nil }
+        return records
     }
 
     /// Whether the row is a count made under Callgrind in more than one memory layout (its

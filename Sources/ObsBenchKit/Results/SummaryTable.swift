@@ -81,11 +81,11 @@ public struct SummaryTable: Sendable {
     static func drawnFootnote(rows: [ResultRow], suite: String) -> String? {
         guard let records = rows.lazy.filter({ $0.suite == suite }).compactMap(\.drawnRecords).first else { return nil }
         return
-            "\(drawnMark) the mean over records 1–\(records) in each layout (a synchronous strategy's read-in-view, write-observed and transaction-2-fields: each record's observer tables collide their own way); other counts are record 1's, the median of 3 pairs (docs/gate.md, \"Draws\")"
+            "\(drawnMark) the mean over records 1–\(records) in each layout (a synchronous strategy's read-in-view, write-observed and transaction-2-fields: each record's observer tables collide their own way); other counts are record 1's, the median of its pairs, and an unmarked count's ratio holds it against plain's mean over records (docs/gate.md, \"Draws\")"
     }
 
     /// A cost and, when the floor it is held against was measured and differs from the empty
-    /// loop, its ratio to it: "1.2 µs (×3.4)", "824 Ir (×12)", "22,150 Ir† (×33)" for a count
+    /// loop, its ratio to it: "1.2 µs (×3.4)", "824 Ir (×12)", "22150 Ir† (×33)" for a count
     /// over many records (``drawnMark``); "≈ empty loop" for a timing that does not differ from
     /// the empty loop.
     static func costCell(_ row: ResultRow, floor: ResultRow?, measure: CostMeasure) -> String {

@@ -2,7 +2,7 @@ extension Suite {
     /// `--suite latency`: read/write cost per operation, each workload's median against plain's.
     public static let latency = Suite(
         name: "latency",
-        summary: "read/write cost per operation: ns/op timed, Ir/op counted (--measure instructions)",
+        summary: "read/write cost per operation (ns/op timed; Ir/op with --measure instructions)",
         defaultObjects: 1_000,
         defaultRounds: 8,
         tables: { SummaryTable.latencyTables(of: $0, rows: $1, strategies: $2) },
