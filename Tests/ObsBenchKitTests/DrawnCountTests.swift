@@ -11,18 +11,8 @@ struct DrawnCountTests {
     static func counted(_ strategy: String, draws: Int) throws -> (rows: [ResultRow], profiles: ProfileSummary) {
         let output = try SameMachineGateTests.scratch()
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(InstructionCountTests.releaseObsbench))
-        process.arguments = [
-            "run", "--suite", "latency", "--strategy", strategy, "--measure", "instructions", "--quick", "--layouts", "1", "--draws", String(draws),
-            "--output", output.path, "--format", "csv",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let run = output.appendingPathComponent(ResultsDirectory.FileName.latest)
+        let run = try SameMachineGateTests.run(
+            ["--suite", "latency", "--strategy", strategy, "--measure", "instructions", "--quick", "--layouts", "1", "--draws", String(draws)], into: output)
         return (try ResultsReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.results).path), try ProfileSummary.load(run.path))
     }
 

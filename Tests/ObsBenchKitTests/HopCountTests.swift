@@ -13,15 +13,7 @@ struct HopCountTests {
     func taskExecutorHopRepeats() throws {
         let output = try SameMachineGateTests.scratch()
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(InstructionCountTests.releaseObsbench))
-        process.arguments = ["run", "--suite", "hops", "--measure", "instructions", "--quick", "--layouts", "2", "--output", output.path, "--format", "csv"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let run = output.appendingPathComponent(ResultsDirectory.FileName.latest)
+        let run = try SameMachineGateTests.run(["--suite", "hops", "--measure", "instructions", "--quick", "--layouts", "2"], into: output)
         let workload = "hop-\(RoundTripHopWorkload.Kind.taskExecutorToActor.rawValue)"
         let rows = try ResultsReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.results).path)
         let row = try #require(rows.first { $0.workload == workload && $0.metric == Metric.instructions.name })
