@@ -28,7 +28,7 @@ public struct ReadInsideViewWorkload: Workload {
         // A read costs 20 to 1,900 Ir and its scope's write up to 80,000: 25 times the counted
         // reads on each record (1,500 a record), so that the batch's own cost, which glibc's frees
         // make differ a little between passes, is shared by more of them. At 10 times, a layout's
-        // value spread by 0.09 to 0.29 Ir/op over 5 layouts; at 25, by 0.02 to 0.07.
+        // value spread by 0.09 to 0.29 Ir/op over 5 layouts; at 25, by 0.01 to 0.12 (two runs).
         let measured = try await context.measureCost(label: name, drawScale: 25) { record in
             MeasuredDraw(
                 batch: { iterations in
