@@ -41,7 +41,9 @@ extension SummaryTable {
             return (kind.rawValue, concurrencies.map { cell(workload, kind.rawValue, $0) })
         }
         if allRows.contains(where: { $0.suite == suite.name && $0.note.contains(RoundTripHopWorkload.countedThreadsNote) }) {
-            footnotes.append("\(RoundTripHopWorkload.Kind.taskExecutorToActor.rawValue): timed on an executor of 2 threads, \(RoundTripHopWorkload.countedThreadsNote)")
+            footnotes.append(
+                "\(RoundTripHopWorkload.Kind.taskExecutorToActor.rawValue): timed on an executor of \(RoundTripHopWorkload.taskExecutorThreads(.time)) threads, \(RoundTripHopWorkload.countedThreadsNote)"
+            )
         }
         // The write-to-view cases: one caller (the main actor) each.
         for handoff in WriteToViewHopWorkload.Handoff.allCases {

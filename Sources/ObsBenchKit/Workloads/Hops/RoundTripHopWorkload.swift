@@ -76,9 +76,7 @@ public struct RoundTripHopWorkload: Workload {
             case .mutex: MutexStore()
             }
         let settings = context.hopSampler
-        let threadsNote =
-            pool != nil && executorThreads == 1
-            ? "; \(Self.countedThreadsNote)" : ""
+        let threadsNote = pool != nil && context.measure == .instructions ? "; \(Self.countedThreadsNote)" : ""
         var output = WorkloadOutput()
         for callers in context.measure == .instructions ? [1] : Self.concurrencies {
             let threads = ThreadSet()
