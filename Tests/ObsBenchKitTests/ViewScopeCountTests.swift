@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+@testable import ObsBenchKit
+
+/// view-scope's instruction counts: checked on counts under Callgrind with the release binary,
+/// never on time.
+@Suite("view-scope instruction counts")
+struct ViewScopeCountTests {
+    @Test(
+        "view-scope is counted on a store of 10 records, where state-subject's scope (403 Ir) counts within 1 Ir in every pair of every layout (on 1,000 records its pairs ranged 382–433)",
+        .enabled(if: SameMachineGateTests.canCount, "needs valgrind and the release build"))
+    func stateSubjectScopeRepeatsAcrossLayouts() throws {
+        let output = try SameMachineGateTests.scratch()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try SameMachineGateTests.run(
+            ["--suite", "latency", "--strategy", "state-subject", "--measure", "instructions", "--quick", "--layouts", "3", "--draws", "1"], into: output)
+        let workload = ViewScopeWorkload().name
+        let rows = try ResultsReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.results).path)
+        let row = try #require(rows.first { $0.workload == workload && $0.metric == Metric.instructions.name })
+        #expect(row.objects == ViewScopeWorkload.storeSize)
+        #expect(row.note.contains("record 1 of \(ViewScopeWorkload.storeSize)"), "\(row.note)")
+        let samples = try SamplesReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.samples).path)
+            .filter { $0.workload == workload && $0.metric == Metric.instructions.name }.map(\.value)
+        #expect(samples.count == 9, "3 pairs in each of 3 layouts")
+        let low = try #require(samples.min()), high = try #require(samples.max())
+        #expect(low > 100 && high - low <= 1, "\(samples)")
+    }
+}
