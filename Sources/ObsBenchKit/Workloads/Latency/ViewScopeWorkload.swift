@@ -13,10 +13,10 @@ import ObservationStrategies
 /// On 1,000 records `state-subject`'s write copies its 40 KB records array (71,000 Ir) around a
 /// scope of 403 Ir, and glibc's handling of those large blocks (consolidating free chunks,
 /// trimming the heap's top) fell a little differently in the loop with the scope and the loop
-/// without: over 100 layouts a repeat counted 382 to 433 Ir/op, and in two gate checks one layout
-/// of one build counted far off (1 to 4 Ir/op in all three repeats; a layout that took its
-/// build's mean to 440). On 10 records it counted 403.0 in each of 60 layouts (docs/gate.md,
-/// "view-scope").
+/// without: over 300 layouts a pair counted 382 to 433 Ir/op, and in two gate checks one layout
+/// of one build counted far off (1 to 4 Ir/op in two of its three pairs; a layout whose value took
+/// its build's mean to 440). On 10 records it counted 403.0 in each of 60 layouts (docs/gate.md,
+/// "view-scope: a store of 10 records").
 public struct ViewScopeWorkload: Workload {
     public let name = "view-scope"
     public var summary: String {
