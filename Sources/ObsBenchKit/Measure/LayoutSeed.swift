@@ -47,13 +47,13 @@ public enum LayoutSeed {
     /// Bytes the main thread's stack is moved by (0 without a seed).
     public static var stackPadding: Int { Int(obsbench_layout_stack_padding()) }
 
-    /// Bytes layout `seed` moves the heap by.
     /// 64 pseudo-random bits for draw `draw` of a counted row in this layout, the same for the
     /// same seed and draw (`obsbench_layout_draw_bits`).
     public static func drawBits(draw: Int) -> UInt64 {
         UInt64(obsbench_layout_draw_bits(UInt(draw)))
     }
 
+    /// Bytes layout `seed` moves the heap by.
     public static func heapPadding(seed: Int) -> Int {
         Int(obsbench_layout_plan_of(UInt(seed)).heap_padding)
     }
