@@ -29,7 +29,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Sized for CI: timing samples of about 0.1 s per measurement instead of 0.5 s; instruction loops of 200/600 operations instead of 500/1500.")
     var quick = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Records per store (1...1000000). Default: each suite's own (latency: 1000).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Records per store (1...1000000). Default: each suite's own (latency: 1000; its view-scope at most \(ViewScopeWorkload.storeSize)).",
+            valueName: "n"))
     var objects: Int?
 
     @Option(
