@@ -7,17 +7,9 @@ import Testing
 /// checked on counts under Callgrind with the release binary, never on time.
 @Suite("Drawn instruction counts")
 struct DrawnCountTests {
-    /// `strategy`'s latency rows counted in layout 1 on `draws` records: its results and profiles.
-    static func counted(_ strategy: String, draws: Int) throws -> (rows: [ResultRow], profiles: ProfileSummary) {
-        let output = try SameMachineGateTests.scratch()
-        defer { try? FileManager.default.removeItem(at: output) }
-        let run = try SameMachineGateTests.run(
-            ["--suite", "latency", "--strategy", strategy, "--measure", "instructions", "--quick", "--layouts", "1", "--draws", String(draws)], into: output)
-        return (try ResultsReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.results).path), try ProfileSummary.load(run.path))
-    }
-
-    static func row(_ rows: [ResultRow], _ workload: String) throws -> ResultRow {
-        try #require(rows.first { $0.workload == workload && $0.metric == Metric.instructions.name })
+    /// `strategy`'s latency suite counted in layout 1 on `draws` records.
+    static func counted(_ strategy: String, draws: Int) throws -> CountedRun {
+        try CountedRun(["--suite", "latency", "--strategy", strategy, "--measure", "instructions", "--quick", "--layouts", "1", "--draws", String(draws)])
     }
 
     @Test(
@@ -26,8 +18,8 @@ struct DrawnCountTests {
     func drawnRowsAreMeansOverRecordsWithTheirProfiles() throws {
         let one = try Self.counted("observable", draws: 1), eight = try Self.counted("observable", draws: 8)
         for workload in ["write-observed", "transaction-2-fields", "read-in-view"] {
-            #expect(try Self.row(one.rows, workload).note.contains("3 repeats"))
-            let row = try Self.row(eight.rows, workload)
+            #expect(try one.instructions(workload).note.contains("3 repeats"))
+            let row = try eight.instructions(workload)
             #expect(row.note.contains("mean over records 1–8"), "\(row.note)")
             let value = try #require(row.value)
             let profile = try #require(eight.profiles.rows.first { $0.key == RowKey(row) })
@@ -35,7 +27,7 @@ struct DrawnCountTests {
         }
         // Not drawn: write-unobserved writes records 1...N in turn already; view-scope's empty loop
         // must meet the heap its operation left.
-        #expect(try Self.row(eight.rows, "write-unobserved").note.contains("3 repeats"))
-        #expect(try Self.row(eight.rows, "view-scope").note.contains("3 repeats"))
+        #expect(try eight.instructions("write-unobserved").note.contains("3 repeats"))
+        #expect(try eight.instructions("view-scope").note.contains("3 repeats"))
     }
 }

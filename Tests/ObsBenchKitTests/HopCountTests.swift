@@ -11,15 +11,11 @@ struct HopCountTests {
         "the task-executor hop is counted on an executor of one thread, and its pairs repeat within 2% (with two threads they ranged 4,500–5,400 Ir)",
         .enabled(if: SameMachineGateTests.canCount, "needs valgrind and the release build"))
     func taskExecutorHopRepeats() throws {
-        let output = try SameMachineGateTests.scratch()
-        defer { try? FileManager.default.removeItem(at: output) }
-        let run = try SameMachineGateTests.run(["--suite", "hops", "--measure", "instructions", "--quick", "--layouts", "2"], into: output)
+        let run = try CountedRun(["--suite", "hops", "--measure", "instructions", "--quick", "--layouts", "2"])
         let workload = "hop-\(RoundTripHopWorkload.Kind.taskExecutorToActor.rawValue)"
-        let rows = try ResultsReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.results).path)
-        let row = try #require(rows.first { $0.workload == workload && $0.metric == Metric.instructions.name })
+        let row = try run.instructions(workload)
         #expect(row.note.contains(RoundTripHopWorkload.countedThreadsNote), "\(row.note)")
-        let samples = try SamplesReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.samples).path)
-            .filter { $0.workload == workload && $0.metric == Metric.instructions.name }.map(\.value)
+        let samples = run.instructionSamples(workload).map(\.value)
         #expect(samples.count == 6, "3 pairs in each of 2 layouts")
         let low = try #require(samples.min()), high = try #require(samples.max())
         #expect(low > 1_000 && high <= low * 1.02, "\(samples)")

@@ -23,20 +23,6 @@ struct SameMachineGateTests {
         return (process.terminationStatus, output)
     }
 
-    /// Runs `obsbench run ARGUMENTS` (the release binary) into `output`, expects it to succeed,
-    /// and returns the run folder.
-    static func run(_ arguments: [String], into output: URL) throws -> URL {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(InstructionCountTests.releaseObsbench))
-        process.arguments = ["run"] + arguments + ["--output", output.path, "--format", "csv"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "obsbench run \(arguments.joined(separator: " "))")
-        return output.appendingPathComponent(ResultsDirectory.FileName.latest)
-    }
-
     static func scratch() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-ab-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

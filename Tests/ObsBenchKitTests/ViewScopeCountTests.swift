@@ -11,17 +11,13 @@ struct ViewScopeCountTests {
         "view-scope is counted on a store of 10 records, where state-subject's scope (403 Ir) counts the same in every layout, to 0.5 Ir (on 1,000 records its layouts ranged 391–418)",
         .enabled(if: SameMachineGateTests.canCount, "needs valgrind and the release build"))
     func stateSubjectScopeRepeatsAcrossLayouts() throws {
-        let output = try SameMachineGateTests.scratch()
-        defer { try? FileManager.default.removeItem(at: output) }
-        let run = try SameMachineGateTests.run(
-            ["--suite", "latency", "--strategy", "state-subject", "--measure", "instructions", "--quick", "--layouts", "3", "--draws", "1"], into: output)
+        let run = try CountedRun(
+            ["--suite", "latency", "--strategy", "state-subject", "--measure", "instructions", "--quick", "--layouts", "3", "--draws", "1"])
         let workload = ViewScopeWorkload().name
-        let rows = try ResultsReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.results).path)
-        let row = try #require(rows.first { $0.workload == workload && $0.metric == Metric.instructions.name })
+        let row = try run.instructions(workload)
         #expect(row.objects == ViewScopeWorkload.storeSize)
         #expect(row.note.contains("record 1 of \(ViewScopeWorkload.storeSize)"), "\(row.note)")
-        let samples = try SamplesReader.read(file: run.appendingPathComponent(ResultsDirectory.FileName.samples).path)
-            .filter { $0.workload == workload && $0.metric == Metric.instructions.name }
+        let samples = run.instructionSamples(workload)
         #expect(samples.count == 9, "3 pairs in each of 3 layouts")
         // A layout's value is the median of its pairs (the first pair after the warm-up is now and
         // then 402.9 or 404.7; the others 403.0).
