@@ -87,7 +87,8 @@ public struct ProfileGuide: Sendable {
         entries.append(
             latencyEntry(
                 "Many small views (each body reads a field or two, re-rendered often)",
-                decidedBy: "opening a tracking scope with one read, fired by the next write (the write's own cost subtracted)", workload: "view-scope"))
+                decidedBy: "opening a tracking scope with one read, fired by the next write (the write's own cost subtracted; a store of \(ViewScopeWorkload.storeSize) records)",
+                workload: ViewScopeWorkload().name))
         entries.append(
             latencyEntry(
                 "Write-heavy, each change shown (a live editor, a progress display)",
