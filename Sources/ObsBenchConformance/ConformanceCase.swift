@@ -23,9 +23,10 @@ import Testing
 ///
 /// Each case fails its test, naming the strategy, rather than hanging when `settle()` never returns
 /// (10 s). Cases that do not apply to the strategy's capabilities pass without checking anything
-/// (5b needs a transactional strategy).
+/// (1b needs synchronous delivery and some observation; 5b and 5e need a transactional strategy).
+/// A broken rule's key expectations carry its `ConformanceFailure`, which says what to change.
 public struct ConformanceCase: Sendable, CustomTestStringConvertible {
-    /// The rule, numbered as the README's list of rules (under "The strategies") numbers it.
+    /// The rule, numbered as docs/method.md's list of rules (under "The strategies") numbers it.
     public let name: String
     /// Whether the rule applies to a strategy with these capabilities.
     public let appliesTo: @Sendable (Capabilities) -> Bool
@@ -64,9 +65,33 @@ public struct ConformanceCase: Sendable, CustomTestStringConvertible {
             try await Settling.settleAndConfirmQuiet(store, [view])
 
             let expected = ExpectedReruns.afterWrite(write, view: spec, capabilities: entry.descriptor.capabilities)
-            #expect(view.reruns == expected)
-            #expect(view.lastSeen == (expected == 0 ? [.title("Task 3")] : [.title("renamed")]))
+            #expect(view.reruns == expected, ConformanceFailure.wrongReruns.comment("expected \(expected) re-runs"))
+            #expect(view.lastSeen == (expected == 0 ? [.title("Task 3")] : [.title("renamed")]), ConformanceFailure.wrongReruns.comment("the view shows what it last read"))
             if entry.descriptor.capabilities.granularity != .none { #expect(expected == 1) }
+            await store.tearDown()
+        },
+        ConformanceCase(
+            "1b. a store declared synchronous has re-run its views when write and transaction return",
+            appliesTo: { $0.delivery == .synchronous && $0.granularity != .none }
+        ) { entry in
+            let store = try entry.makeStore(records)
+            let view = try store.subscribe(.record(3, .title, .priority))
+            try await Settling.settle(store)
+            let failure = ConformanceFailure.deliveredAfterReturn
+
+            // Each snapshot is taken before any suspension: nothing a store delivers later (on a
+            // task, a queue, the run loop) can have run by then.
+            try store.write(.title("written"), to: 3)
+            let afterWrite = view.snapshot
+            #expect(afterWrite.reruns >= 1, failure.comment("no re-run when write returned"))
+            #expect(afterWrite.lastSeen == [.title("written"), .priority(records[2].priority)], failure.comment("the view showed \(afterWrite.lastSeen) when write returned"))
+
+            try store.transaction([FieldWrite(3, .title("moved")), FieldWrite(3, .priority(99))])
+            let afterTransaction = view.snapshot
+            #expect(afterTransaction.reruns > afterWrite.reruns, failure.comment("no re-run when transaction returned"))
+            #expect(afterTransaction.lastSeen == [.title("moved"), .priority(99)], failure.comment("the view showed \(afterTransaction.lastSeen) when transaction returned"))
+
+            try await Settling.settleAndConfirmQuiet(store, [view])
             await store.tearDown()
         },
         ConformanceCase("2. a write to an unread field of the same record re-runs only whole-object views, counted", appliesTo: { _ in true }) { entry in
@@ -81,7 +106,7 @@ public struct ConformanceCase: Sendable, CustomTestStringConvertible {
 
             let capabilities = entry.descriptor.capabilities
             let expected = ExpectedReruns.afterWrite(write, view: spec, capabilities: capabilities)
-            #expect(view.reruns == expected)
+            #expect(view.reruns == expected, ConformanceFailure.wrongReruns.comment("expected \(expected) re-runs"))
             switch capabilities.granularity {
             case .object where !capabilities.deduplicates: #expect(expected == 1, "whole-object observation re-runs for unread fields")
             case .store where !capabilities.deduplicates: #expect(expected == 1)
@@ -100,7 +125,8 @@ public struct ConformanceCase: Sendable, CustomTestStringConvertible {
             try store.write(write.value, to: write.id)
             try await Settling.settleAndConfirmQuiet(store, [view])
 
-            #expect(view.reruns == ExpectedReruns.afterWrite(write, view: spec, capabilities: entry.descriptor.capabilities))
+            let expected = ExpectedReruns.afterWrite(write, view: spec, capabilities: entry.descriptor.capabilities)
+            #expect(view.reruns == expected, ConformanceFailure.wrongReruns.comment("expected \(expected) re-runs"))
             #expect(view.lastSeen == [.title("Task 3")])
             await store.tearDown()
         },
@@ -170,7 +196,7 @@ public struct ConformanceCase: Sendable, CustomTestStringConvertible {
                     Issue.record("unexpected values \(seen)")
                     continue
                 }
-                #expect(title == "round \(priority)", "torn: title \(title) with priority \(priority)")
+                #expect(title == "round \(priority)", ConformanceFailure.tornTransaction.comment("title \(title) with priority \(priority)"))
             }
             #expect(view.lastSeen == [.title("round 20"), .priority(20)])
             await store.tearDown()
@@ -191,7 +217,7 @@ public struct ConformanceCase: Sendable, CustomTestStringConvertible {
                     Issue.record("unexpected values \(seen)")
                     continue
                 }
-                #expect(three == -four, "torn across records: #3 \(three) with #4 \(four)")
+                #expect(three == -four, ConformanceFailure.tornTransaction.comment("across records: #3 \(three) with #4 \(four)"))
             }
             if entry.descriptor.capabilities.granularity != .none {
                 #expect(view.lastSeen == [.priority(1_020), .priority(-1_020)], "the last transaction must reach the view")
@@ -201,17 +227,32 @@ public struct ConformanceCase: Sendable, CustomTestStringConvertible {
             }
             await store.tearDown()
         },
-        ConformanceCase("5c. a commit from a background task lands whole, runs its hook once, and re-runs the view once", appliesTo: { _ in true }) { entry in
+        ConformanceCase(
+            "5c. a commit from a background task lands whole, runs its hook once, and re-runs the view once where transactional, at most once per write otherwise",
+            appliesTo: { _ in true }
+        ) { entry in
             let store = try entry.makeStore(records)
             let view = try store.subscribe(.record(4, .title, .priority))
             try await Settling.settle(store)
             let hooks = Locked(0)
             let writes = [FieldWrite(4, .title("from the background")), FieldWrite(4, .priority(77))]
             try await Task.detached { try await store.commitFromBackground(writes) { hooks.withLock { $0 += 1 } } }.value
-            try await Settling.settle(store)
+            try await Settling.settleAndConfirmQuiet(store, [view])
             #expect(hooks.withLock { $0 } == 1)
             #expect(try store.read(.title, of: 4) == .title("from the background") && store.read(.priority, of: 4) == .priority(77))
-            #expect(view.reruns == (entry.descriptor.capabilities.granularity == .none ? 0 : 1), "one commit, one re-run")
+            let capabilities = entry.descriptor.capabilities
+            let reruns = view.reruns
+            if capabilities.granularity == .none {
+                #expect(reruns == 0, "a store that observes nothing re-runs no view")
+            } else {
+                #expect(view.lastSeen == [.title("from the background"), .priority(77)], "the commit must reach the view")
+                if capabilities.transactional {
+                    #expect(reruns == 1, ConformanceFailure.commitNotOneRerun.comment("\(reruns) re-runs for one commit"))
+                } else {
+                    // A store without transactions may show a commit write by write.
+                    #expect((1...writes.count).contains(reruns), ConformanceFailure.commitRerunsOutOfRange.comment("\(reruns) re-runs for one commit of \(writes.count) writes"))
+                }
+            }
             await #expect(throws: StrategyError.self) { try await store.commitFromBackground([FieldWrite(99, .priority(1))]) {} }
             await store.tearDown()
         },

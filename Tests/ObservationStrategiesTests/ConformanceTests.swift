@@ -12,15 +12,23 @@ struct ConformanceTests {
         try await rule.check(entry)
     }
 
-    @Test("the kit has every rule once, 5b and 5e for transactional strategies only")
+    @Test("the kit has every rule once, 5b and 5e for transactional strategies only, 1b for synchronous observing ones only")
     func kit() {
         let names = ConformanceCase.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 11)
+        #expect(names.count == 12)
         let transactionalOnly = ConformanceCase.all.filter {
             !$0.appliesTo(Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false))
         }
         #expect(transactionalOnly.map { $0.name.prefix(3) } == ["5b.", "5e."])
+        let synchronousOnly = ConformanceCase.all.filter {
+            !$0.appliesTo(Capabilities(granularity: .property, deduplicates: false, delivery: .asynchronous, transactional: true, coalesces: false))
+        }
+        #expect(synchronousOnly.map { $0.name.prefix(3) } == ["1b."])
+        let observingOnly = ConformanceCase.all.filter {
+            !$0.appliesTo(Capabilities(granularity: .none, deduplicates: false, delivery: .synchronous, transactional: true, coalesces: false))
+        }
+        #expect(observingOnly.map { $0.name.prefix(3) } == ["1b."])
     }
 
     @Test("every strategy is registered once, with a unique name", arguments: [StrategyRegistry.names])
