@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How far apart builds of the same code put each instruction row's mean over layouts.
 
-Usage: gate-builds-agreement.py RUNS NAME...   (RUNS/NAME/latest/results.csv, one per build)
+Usage: gate-builds-agreement.py RUNS NAME...   (RUNS/NAME/latest/results.csv or RUNS/NAME/results.csv, one per build)
 
 For every synchronous strategy's latency row, and separately for asynchronous strategies and hops,
 prints the largest difference between any two builds' means (as a share of the smaller), and the
@@ -11,12 +11,13 @@ scripts/gate-builds-check.sh; docs/gate.md ("Layouts") has what it showed.
 import csv
 import itertools
 import json
+import os
 import sys
 
 runs, names = sys.argv[1], sys.argv[2:]
 means, asynchronous = {}, set()
 for name in names:
-    folder = f"{runs}/{name}/latest"
+    folder = f"{runs}/{name}/latest" if os.path.exists(f"{runs}/{name}/latest/results.csv") else f"{runs}/{name}"
     details = json.load(open(f"{folder}/run.json")).get("strategy_details", [])
     asynchronous |= {d["name"] for d in details if d.get("capabilities", {}).get("delivery") == "asynchronous"}
     for row in csv.DictReader(open(f"{folder}/results.csv")):

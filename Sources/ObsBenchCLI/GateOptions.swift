@@ -121,8 +121,7 @@ struct GateOptions: ParsableArguments {
         do {
             base = try RunResults.load(baseline)
         } catch {
-            Console.error("baseline \(error)")
-            throw ExitStatus.baselineUnusable.exitCode
+            throw Self.refuse(NoVerdict(.baselineUnreadable, "baseline \(error)"))
         }
         let now: RunResults
         do {
@@ -139,10 +138,11 @@ struct GateOptions: ParsableArguments {
         }
         let problems = RunCompatibility.problems(baseline: base, current: now, policy: policy)
         guard problems.isEmpty else {
-            Console.error(
-                "cannot compare \(now.source) with the baseline \(base.source): they were made differently, so their differences would not be the code's:\n"
-                    + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nMake a new baseline the way this run was made (README: \"The regression gate\").")
-            throw ExitStatus.baselineUnusable.exitCode
+            throw Self.refuse(
+                NoVerdict(
+                    .madeDifferently,
+                    "cannot compare \(now.source) with the baseline \(base.source): they were made differently, so their differences would not be the code's:\n"
+                        + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nMake a new baseline the way this run was made (README: \"The regression gate\")."))
         }
         let report = ComparisonReport(
             comparison: RunComparison(baseline: base, current: now, policy: policy), baselineSource: base.source, currentSource: now.source,
@@ -162,6 +162,14 @@ struct GateOptions: ParsableArguments {
         Console.error("\(report.headline)")
         let status = report.comparison.exitStatus
         if status != .success { throw status.exitCode }
+    }
+
+    /// Says why there is no verdict, as the headline on standard output and on standard error
+    /// (where `.ci/run` reads the reason), and gives the status to end with (5).
+    static func refuse(_ noVerdict: NoVerdict) -> ExitCode {
+        print(noVerdict.headline)
+        Console.error(noVerdict.headline)
+        return ExitStatus.baselineUnusable.exitCode
     }
 }
 
@@ -298,8 +306,7 @@ struct GateCommand: ParsableCommand {
         do {
             folders = try runs.run { Console.standardError($0 + "\n") }
         } catch let failure as InterleavedRuns.CannotJudge {
-            Console.error("the gate cannot judge: \(failure)")
-            throw ExitStatus.baselineUnusable.exitCode
+            throw GateOptions.refuse(NoVerdict(.sideNotCounted, "the gate cannot judge: \(failure)"))
         }
         Console.standardError("both sides counted: \(work.path)\n")
         try options.compare(baseline: folders.base.path, current: folders.current.path, mode: .sameMachine)

@@ -100,8 +100,17 @@ struct ListCommand: ParsableCommand {
         /// Every exit status, so scripts name them rather than repeat numbers.
         var exitStatuses = ExitStatus.allCases.map { ExitStatusEntry(name: String(describing: $0), status: $0.rawValue, meaning: $0.meaning) }
 
+        struct NoVerdictEntry: Encodable {
+            /// The token the gate prints as `NO VERDICT (<reason>)`.
+            var reason: String
+            var meaning: String
+        }
+
+        /// Why `compare` and `gate` can end with exit 5, so scripts tell the reasons apart.
+        var noVerdictReasons = NoVerdict.Reason.allCases.map { NoVerdictEntry(reason: $0.rawValue, meaning: $0.meaning) }
+
         enum CodingKeys: String, CodingKey {
-            case suites, strategies, metrics, exitStatuses = "exit_statuses"
+            case suites, strategies, metrics, exitStatuses = "exit_statuses", noVerdictReasons = "no_verdict_reasons"
         }
 
         func json() throws -> String {

@@ -10,8 +10,10 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Charts come from the run's plots/ folder; when it has none, `python3 plot-scripts/plot.py RUN` \
             is run first (matplotlib: plot-scripts/requirements.txt), and the report says so if it cannot be. \
-            Claims are read from claims/claims.json (add a claim there, no code needed). \
-            Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
+            Claims are read from claims/claims.json (add a claim there, no code needed); a report that judged \
+            no claim (no claims file, or none of the claims' rows in the run) is written and ends with exit 3 \
+            (--no-claims for a report without a claims check). \
+            Exit status: \(ExitStatus.helpText([.success, .noClaimsJudged, .failure, .usage])).
             """
     )
 
@@ -19,7 +21,7 @@ struct ReportCommand: ParsableCommand {
     var runFolder = "results/latest"
 
     @Option(help: ArgumentHelp("The claims file.", valueName: "file"))
-    var claims = "claims/claims.json"
+    var claims = ReportCommand.defaultClaims
 
     @Option(help: ArgumentHelp("Where to write report.md and report.html. Default: the run folder.", valueName: "dir"))
     var output: String?
@@ -30,6 +32,15 @@ struct ReportCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-charts"), help: "Do not run plot-scripts/plot.py when the run has no charts yet.")
     var noCharts = false
+
+    @Flag(name: .customLong("no-claims"), help: "Leave out the claims check (the report then ends with 0 though no claim was judged).")
+    var noClaims = false
+
+    func validate() throws {
+        if noClaims, claims != Self.defaultClaims { throw ValidationError("--no-claims and --claims conflict") }
+    }
+
+    static let defaultClaims = "claims/claims.json"
 
     func run() throws {
         let folder = URL(fileURLWithPath: runFolder).resolvingSymlinksInPath()
@@ -44,7 +55,7 @@ struct ReportCommand: ParsableCommand {
         let chartNote = noCharts ? nil : drawChartsIfMissing(folder)
         let claimsFile: Result<ClaimsFile, ClaimsError>
         do {
-            claimsFile = .success(try ClaimsFile.load(claims))
+            claimsFile = noClaims ? .failure(.leftOut) : .success(try ClaimsFile.load(claims))
         } catch {
             if FileManager.default.fileExists(atPath: claims) {
                 Console.error("\(error)")
@@ -75,6 +86,11 @@ struct ReportCommand: ParsableCommand {
         print(destination.appendingPathComponent(ResultsDirectory.FileName.reportMarkdown).path)
         print(destination.appendingPathComponent(ResultsDirectory.FileName.reportHTML).path)
         if let chartNote { Console.error("\(chartNote)") }
+        Console.error("claims: \(report.claimsSummary)")
+        if report.claimsJudged == 0, !noClaims {
+            Console.error("no claim was judged: the report is written, but its claims check is empty (--claims FILE, or --no-claims for a report without one)")
+            throw ExitStatus.noClaimsJudged.exitCode
+        }
     }
 
     /// Runs plot.py when the run has no SVG charts; returns what the report should say if it could not.

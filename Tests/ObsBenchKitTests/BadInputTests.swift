@@ -125,7 +125,7 @@ struct BadInputTests {
         #expect(obsbenchExitStatus(["compare", baseline, current.path]) == 5, "\(name)")
     }
 
-    @Test("report on a run that does not exist, or with an unreadable claims file, exits 1")
+    @Test("report on a run that does not exist, or with an unreadable claims file, exits 1; one that judged no claim exits 3")
     func badReport() throws {
         let status = obsbenchExitStatus
         #expect(status(["report", "/nonexistent/obsbench-run"]) == 1)
@@ -137,10 +137,15 @@ struct BadInputTests {
         try Data("{ \"claims\": [".utf8).write(to: claims)
         #expect(status(["report", folder.path, "--claims", claims.path, "--no-charts"]) == 1)
         #expect(
-            status(["report", folder.path, "--claims", folder.appendingPathComponent("none.json").path, "--no-charts"]) == 0,
-            "a missing claims file is said in the report, not an error")
+            status(["report", folder.path, "--claims", folder.appendingPathComponent("none.json").path, "--no-charts"]) == ExitStatus.noClaimsJudged.rawValue,
+            "a missing claims file: the report is written and says so, and no claim judged is not a success")
         let report = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("No claims checked: cannot read the claims file"))
+        // A claims file none of whose claims this run can judge is no success either.
+        try Data(#"{"method": "m", "claims": [{"id": "x", "claim": "c", "source": "s", "checks": [], "not_measurable": "never"}]}"#.utf8).write(to: claims)
+        #expect(status(["report", folder.path, "--claims", claims.path, "--no-charts"]) == ExitStatus.noClaimsJudged.rawValue)
+        #expect(status(["report", folder.path, "--no-claims", "--no-charts"]) == 0, "a report without a claims check, asked for")
+        #expect(try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8).contains("No claims checked: left out (--no-claims)"))
     }
 
     @Test("the canary variable reads STRATEGY:PERCENT and nothing else")

@@ -41,7 +41,21 @@ struct GateBuildsTests {
         let fixed = try judged("latency/view-scope/state-subject/instructions")
         #expect(fixed.verdict == .unchanged && fixed.reason.contains("(±0.5%, synchronous strategy"), "\(fixed.reason)")
         let spread = try judged("latency/transaction-2-fields/state-subject/instructions")
-        #expect(spread.verdict == .unchanged && spread.reason.contains("its layouts spread"), "\(spread.reason)")
+        #expect(spread.verdict == .unchanged && spread.reason.contains("the baseline's layouts spread"), "\(spread.reason)")
+    }
+
+    @Test("A/A: every ordered pair of the five builds of the same code, each side the baseline in turn: no verdict either way")
+    func everyPairIsQuiet() throws {
+        let builds = ["v0", "v1", "v2", "v3", "v4"]
+        let runs = try Dictionary(uniqueKeysWithValues: builds.map { ($0, try Self.load($0)) })
+        for base in builds {
+            for head in builds where head != base {
+                let comparison = RunComparison(baseline: runs[base]!, current: runs[head]!)
+                let flagged = comparison.comparisons.filter { [.regression, .spread, .improvement].contains($0.verdict) }
+                #expect(flagged.isEmpty, "\(base) vs \(head): \(flagged.map { "\($0.key): \($0.reason)" })")
+                #expect(comparison.judgedCount == 77)
+            }
+        }
     }
 
     @Test("a build with an extra call in observable's write (+1%): that row is a regression, nothing else moves, and the write's function is named")

@@ -214,13 +214,13 @@ struct GateLayoutTests {
         let same = RunComparison(baseline: base, current: redrawn)
         #expect(same.exitStatus == .success)
         let reason = try #require(same.comparisons.first?.reason)
-        #expect(reason.contains("its layouts spread"), "\(reason)")
+        #expect(reason.contains("the baseline's layouts spread"), "\(reason)")
         let slower = Self.run([Self.counted("observable", Self.sensitive.map { $0 * 1.1 })])
         #expect(RunComparison(baseline: base, current: slower).exitStatus == .regression)
-        // The allowance: 4 standard errors of the difference of means, from the pooled spread.
-        #expect(GatePolicy.layoutAllowance([100, 100, 100], [100, 100, 100]) == 0)
-        #expect(abs(GatePolicy.layoutAllowance([100, 104, 100], [102, 100, 104]) - 7.06) < 0.01)
-        #expect(GatePolicy.layoutAllowance([100], [104, 100]) == 0, "one layout has no spread")
+        // The allowance: 4 standard errors of the difference of means, from the baseline's spread.
+        #expect(GatePolicy.layoutAllowance(baseline: [100, 100, 100], currentLayouts: 3) == 0)
+        #expect(abs(GatePolicy.layoutAllowance(baseline: [100, 104, 100], currentLayouts: 3) - 7.54) < 0.01)
+        #expect(GatePolicy.layoutAllowance(baseline: [100], currentLayouts: 2) == 0, "one layout has no spread")
     }
 
     @Test("a hop's layouts are found by its callers (its samples' subscribers column): judged on their spread and the 3% tolerance, not as one layout")

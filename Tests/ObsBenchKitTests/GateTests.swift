@@ -174,7 +174,7 @@ struct GateTests {
         #expect(onlyAdded.exitStatus == .baselineUnusable, "an added row is not judged: nothing judged, no verdict")
     }
 
-    @Test("gate: a missing baseline exits 5; a malformed one names its file and line; identical runs exit 0")
+    @Test("gate: a missing baseline exits 5; a malformed one names its file and line; a run without samples.csv and run.json has no verdict; identical runs exit 0")
     func gateCommand() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-gate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -195,6 +195,11 @@ struct GateTests {
             #expect(error.line == 2)
             #expect(error.file == truncated.path)
         }
+        // results.csv alone: without samples.csv and run.json beside it there is no verdict,
+        // never a judgement on wider tolerances; with them, identical runs pass.
+        #expect(status(["compare", good.path, good.path]) == 5)
+        try Data(CSV.line(SampleRow.columns).utf8).write(to: good.appendingPathComponent("samples.csv"))
+        try JSONEncoder().encode(UnknownStrategyGateTests.metadata(nil)).write(to: good.appendingPathComponent("run.json"))
         #expect(status(["compare", good.path, good.path]) == 0)
         #expect(status(["compare", good.path, root.appendingPathComponent("absent").path]) == 1)
         #expect(status(["gate", "--baseline", good.path, "--current", good.path, "--metric-threshold", "oops"]) == 64)
@@ -231,6 +236,35 @@ struct UnknownStrategyGateTests {
         #expect(try #require(Self.verdict(growingTo: 110, described: .asynchronous)).verdict == .regression)
         // Not described (a run older than strategy_details): held exactly, as a synchronous strategy.
         #expect(try #require(Self.verdict(growingTo: 101, described: nil)).verdict == .regression)
+    }
+
+    /// The judging flags of the README's two gate recipes: the committed-baseline one
+    /// (`--async-counts report`, which leaves asynchronous counts unjudged) and the one it names
+    /// for an asynchronous store of one's own. Read from README.md, so the test follows the text.
+    static func readmeRecipe(containing flag: String) throws -> [String] {
+        let readme = try String(contentsOf: ExportTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let line = try #require(readme.split(separator: "\n").first { $0.contains("obsbench gate --baseline") && $0.contains(flag) })
+        // The flags after --current's value, up to the end of the command (a backtick or a comment).
+        let command = line.split(separator: "`").first { $0.contains(flag) }.map(String.init) ?? String(line)
+        let words = command.split(separator: "#")[0].split(separator: " ").map(String.init)
+        let current = try #require(words.firstIndex(of: "--current"))
+        return Array(words[(current + 2)...])
+    }
+
+    @Test("an asynchronous store whose re-runs per transaction double: the README's recipe for such stores fails it; the committed-baseline recipe says it leaves them unjudged")
+    func readmeRecipeCatchesDoubledReruns() throws {
+        func judge(_ flags: [String]) throws -> MetricComparison {
+            let policy = try GateOptions.parse(flags).policy()
+            let base = RunResults(rows: [GateTests.row("my-store", "reruns_per_transaction", 1.0)], samples: [], source: "a", metadata: Self.metadata(.asynchronous))
+            let now = RunResults(rows: [GateTests.row("my-store", "reruns_per_transaction", 2.0)], samples: [], source: "b", metadata: Self.metadata(.asynchronous))
+            return try #require(RunComparison(baseline: base, current: now, policy: policy).comparisons.first)
+        }
+        let judging = try Self.readmeRecipe(containing: "--async-count-tolerance")
+        #expect(judging.contains("--counts-only"))
+        #expect(try judge(judging).verdict == .regression, "\(judging)")
+        let reporting = try Self.readmeRecipe(containing: "--async-counts report")
+        let reported = try judge(reporting)
+        #expect(reported.verdict == .informational && reported.reason.contains("reported only"), "\(reporting): \(reported.reason)")
     }
 
     @Test("run.json keeps each strategy's capabilities through a write and a read")

@@ -4,6 +4,9 @@ import ObservationStrategies
 /// What the gate concluded about one metric.
 public enum Verdict: String, Sendable, Comparable {
     case regression, improvement, unchanged, informational
+    /// An instruction count whose current layouts spread far more than the baseline's
+    /// (``InstructionJudgement``): a finding that fails the gate like a regression, whatever the mean did.
+    case spread
     /// Only in the baseline, or only in the current run.
     case missing, added
 
@@ -12,11 +15,12 @@ public enum Verdict: String, Sendable, Comparable {
     private var order: Int {
         switch self {
         case .regression: 0
-        case .improvement: 1
-        case .missing: 2
-        case .added: 3
-        case .unchanged: 4
-        case .informational: 5
+        case .spread: 1
+        case .improvement: 2
+        case .missing: 3
+        case .added: 4
+        case .unchanged: 5
+        case .informational: 6
         }
     }
 }
@@ -38,6 +42,8 @@ public struct MetricComparison: Sendable {
     public var reason: String
     /// The compared row's key, where both runs have the row.
     public var rowKey: RowKey?
+    /// An instruction count judged on the single-layout tolerance: a side had no spread to judge by.
+    var judgedOnOneLayout = false
 }
 
 /// Compares every metric two runs share, under a `GatePolicy`, and decides the gate's outcome.
@@ -47,34 +53,38 @@ public struct RunComparison: Sendable {
     /// What the reader must know about the comparison as a whole (e.g. too few rounds for any
     /// timing to reach significance).
     public var notes: [String] = []
-    /// The memory layouts each side's instruction rows were counted in (the most of any row):
-    /// nil when a side has no instruction row.
+    /// The memory layouts each side's instruction rows were judged by (the most of any row, from
+    /// `samples.csv`): nil when a side has no instruction row.
     public var layoutsPerRow: (baseline: Int, current: Int)?
+    /// Why the comparison gives no verdict whatever its rows say: a side lacks a file the gate
+    /// reads (``RunResults/absentFiles``), or no row was judged.
+    public var noVerdict: NoVerdict?
 
     /// The gate's exit status: 2 any regression or any metric missing from the current run (a
     /// strategy that now crashes must not pass), 4 improvements and nothing worse, 0 otherwise.
     /// How many rows were judged: a regression, an improvement or unchanged.
     public var judgedCount: Int {
-        comparisons.filter { [.regression, .improvement, .unchanged].contains($0.verdict) }.count
+        comparisons.filter { [.regression, .spread, .improvement, .unchanged].contains($0.verdict) }.count
     }
 
-    /// The gate's status. A comparison that judged no row has no verdict to give: it ends with
-    /// `baselineUnusable` (5), never "no regression".
+    /// The gate's status. A comparison that judged no row, or that lacks a file the gate reads,
+    /// has no verdict to give (``noVerdict``): it ends with `baselineUnusable` (5), never "no
+    /// regression".
     public var exitStatus: ExitStatus {
-        if comparisons.contains(where: { $0.verdict == .regression || $0.verdict == .missing }) { return .regression }
+        if noVerdict != nil { return .baselineUnusable }
+        if comparisons.contains(where: { [.regression, .spread, .missing].contains($0.verdict) }) { return .regression }
         if comparisons.contains(where: { $0.verdict == .improvement }) { return .onlyImprovements }
-        if judgedCount == 0 { return .baselineUnusable }
         return .success
     }
 
     public init(baseline: RunResults, current: RunResults, policy: GatePolicy = GatePolicy()) {
         self.policy = policy
-        func layouts(_ run: RunResults) -> Int? {
-            run.rows.filter { $0.metric == Metric.instructions.name && !$0.isError }.map { max($0.rounds, 1) }.max()
-        }
-        if let old = layouts(baseline), let new = layouts(current) { layoutsPerRow = (old, new) }
         let base = Self.index(baseline, policy: policy)
         let now = Self.index(current, policy: policy)
+        func layouts(_ index: [String: Measured]) -> Int? {
+            index.values.filter { $0.row.metric == Metric.instructions.name }.map { $0.sharedSamples ? 1 : max($0.roundMedians.count, 1) }.max()
+        }
+        if let old = layouts(base), let new = layouts(now) { layoutsPerRow = (old, new) }
         let unmeasuredNow = Self.unmeasured(current)
         // Which strategies deliver asynchronously, from each run's run.json (a strategy this
         // binary does not know is described there), else from the built-in strategies.
@@ -138,14 +148,26 @@ public struct RunComparison: Sendable {
             comparisons.append(MetricComparison(key: key, unit: new.row.unit, baseline: nil, current: new.value, verdict: .added, reason: "not in the baseline"))
         }
         self.comparisons = comparisons.sorted { ($0.verdict, $0.key) < ($1.verdict, $1.key) }
+        let absent = [("the baseline", baseline), ("the current run", current)].filter { !$0.1.absentFiles.isEmpty }
+        if !absent.isEmpty {
+            noVerdict = NoVerdict(
+                .fileMissing,
+                absent.map { "\($0.0) has no \($0.1.absentFiles.joined(separator: " or ")) beside \($0.1.source)" }.joined(separator: "; ")
+                    + " (samples.csv holds each layout's and round's values, by which instruction counts and timings are judged; run.json how the run was made)")
+        } else if judgedCount == 0, !comparisons.contains(where: { $0.verdict == .missing }) {
+            noVerdict = NoVerdict(.noRowJudged, "the runs share no row the gate judges")
+        }
     }
 
     /// A row's value (median), its per-round medians, and the row.
     struct Measured {
         var row: ResultRow
         var value: Double
-        /// The median of each round's samples: one value per worker process.
+        /// The median of each round's samples: one value per worker process (for an instruction
+        /// count, one per memory layout).
         var roundMedians: [Double] = []
+        /// The round (layout) number of each of `roundMedians`, for messages.
+        var roundNumbers: [Int] = []
         /// Whether another row of the run matches the same samples (hops rows that differ only in
         /// concurrency): its samples cannot be attributed, so it is not judged.
         var sharedSamples = false
@@ -194,14 +216,15 @@ public struct RunComparison: Sendable {
         for row in run.rows where !row.isError {
             guard var value = row.value else { continue }
             let rowSamples = rounds[sampleKey(row)] ?? [:]
-            var roundMedians = rowSamples.sorted { $0.key < $1.key }.compactMap { Statistics($0.value)?.median }
+            let ordered = rowSamples.sorted { $0.key < $1.key }.compactMap { round in Statistics(round.value).map { (round.key, $0.median) } }
+            var roundMedians = ordered.map(\.1)
             if policy.normalizeToPlain, GatePolicy.metricClass(row.metric) == .timing {
                 guard let floor = floors[RowKey(row).plainFloor] else { continue }
                 value /= floor
                 roundMedians = roundMedians.map { $0 / floor }
             }
             index[key(row)] = Measured(
-                row: row, value: value, roundMedians: roundMedians,
+                row: row, value: value, roundMedians: roundMedians, roundNumbers: ordered.map(\.0),
                 sharedSamples: !rowSamples.isEmpty && (rowsPerSampleKey[sampleKey(row)] ?? 0) > 1)
         }
         return index
@@ -226,33 +249,10 @@ public struct RunComparison: Sendable {
             result.verdict = .informational
             result.reason = why
         case .instructions:
-            let layouts = (old.sharedSamples || new.sharedSamples) ? (1, 1) : (old.roundMedians.count, new.roundMedians.count)
-            let counted = layouts.0 == layouts.1 ? "\(layouts.0) layout(s) a side" : "\(layouts.0) vs \(layouts.1) layouts"
-            let kind = policy.instructionToleranceReason(strategy: old.row.strategy, asynchronous: asynchronous)
-            var tolerance = policy.instructionTolerance(strategy: old.row.strategy, asynchronous: asynchronous)
-            var why = "\(kind), \(counted)"
-            var spread = 0.0
-            if min(layouts.0, layouts.1) >= 2 {
-                spread = GatePolicy.layoutAllowance(old.roundMedians, new.roundMedians)
-            } else {
-                tolerance = policy.singleLayoutInstructionTolerance(strategy: old.row.strategy, asynchronous: asynchronous)
-                why += ": " + policy.singleLayoutReason(strategy: old.row.strategy, asynchronous: asynchronous)
-            }
-            // A floor for rows of a few Ir/op, where a few stray instructions of another thread in
-            // a window would otherwise exceed a relative tolerance.
-            let fixed = max(abs(old.value) * tolerance, GatePolicy.instructionToleranceFloor)
-            let allowed = max(fixed, spread)
-            if new.value > old.value + allowed {
-                result.verdict = .regression
-            } else if new.value < old.value - allowed {
-                result.verdict = .improvement
-            }
-            let share = old.value == 0 ? "" : String(format: " (%.2f%%)", allowed / abs(old.value) * 100)
-            let amount = "±\(NumberFormat.irPerOperation(allowed)) \(old.row.unit)\(share)"
-            result.reason =
-                spread > fixed
-                ? "instructions, mean of layouts, allowed \(amount): its layouts spread (\(Int(GatePolicy.layoutStandardErrors)) standard errors; \(why))"
-                : "instructions, allowed \(amount) (±\(NumberFormat.percent(tolerance)), \(why))"
+            let judgement = InstructionJudgement(old, new, policy: policy, asynchronous: asynchronous)
+            result.verdict = judgement.verdict
+            result.reason = judgement.reason
+            result.judgedOnOneLayout = judgement.singleLayout
         case .count where !policy.gatesAsynchronousCounts && asynchronous:
             result.verdict = .informational
             result.reason = "asynchronous strategy's count, reported only (--async-counts report)"

@@ -33,8 +33,12 @@ public struct ComparisonReport: Sendable {
         func has(_ unit: String) -> Bool { rows.contains { $0.unit == unit && $0.verdict != .informational } }
         var tolerances: [String] = []
         if has(Metric.instructions.unit) {
+            let oneLayout = rows.filter(\.judgedOnOneLayout).count
             tolerances.append(
-                "instructions ±\(NumberFormat.percent(policy.instructionTolerance)) synchronous, ±\(NumberFormat.percent(policy.asynchronousInstructionTolerance)) asynchronous and hops, more where a row's layouts spread (\(Int(GatePolicy.layoutStandardErrors)) standard errors of the difference of means)"
+                "instructions ±\(NumberFormat.percent(policy.instructionTolerance)) synchronous, ±\(NumberFormat.percent(policy.asynchronousInstructionTolerance)) asynchronous and hops, more where the baseline's layouts spread (\(Int(GatePolicy.layoutStandardErrors)) standard errors of the difference of means), and no current layout far from its run's others"
+                    + (oneLayout == 0
+                        ? ""
+                        : " (\(oneLayout) row(s) with one layout on a side: ±\(NumberFormat.percent(policy.singleLayoutInstructionTolerance)) synchronous, ±\(NumberFormat.percent(policy.singleLayoutAsynchronousInstructionTolerance)) asynchronous and hops)")
             )
         }
         if rows.contains(where: { $0.rowKey.map { GatePolicy.metricClass($0.metric) } == .count }) {
@@ -56,7 +60,7 @@ public struct ComparisonReport: Sendable {
     /// For each instruction regression: its key, and the top movers (nil when a run has no
     /// profile of the row, with the reason).
     var regressionMovers: [(key: String, movers: [ProfileSummary.Mover]?, missing: String?)] {
-        comparison.comparisons.filter { $0.verdict == .regression && $0.unit == Metric.instructions.unit }.map { item in
+        comparison.comparisons.filter { [.regression, .spread].contains($0.verdict) && $0.unit == Metric.instructions.unit }.map { item in
             guard let rowKey = item.rowKey else { return (item.key, nil, "the row is not in both runs") }
             guard let base = profiles.baseline, base.row(rowKey) != nil else {
                 return (item.key, nil, "the baseline has no profile of it (a baseline made before profile.csv: remake it to see which function moved)")
@@ -70,13 +74,19 @@ public struct ComparisonReport: Sendable {
         let counts = Dictionary(grouping: comparison.comparisons, by: \.verdict).mapValues(\.count)
         let verdict =
             switch comparison.exitStatus {
-            case .regression: counts[.regression] != nil ? "REGRESSION" : "FAILED (metrics missing from the current run)"
+            case .regression:
+                counts[.regression] != nil
+                    ? "REGRESSION" : counts[.spread] != nil ? "LAYOUTS SPREAD (a layout far from its run's others)" : "FAILED (metrics missing from the current run)"
             case .onlyImprovements: "improvements only"
-            case .baselineUnusable: "NO VERDICT (no row was judged)"
+            case .baselineUnusable: comparison.noVerdict?.headline ?? "NO VERDICT"
             default: "no regression"
             }
-        let parts = [Verdict.regression, .improvement, .unchanged, .informational, .missing, .added].compactMap { kind in
+        let parts = [Verdict.regression, .spread, .improvement, .unchanged, .informational, .missing, .added].compactMap { kind in
             counts[kind].map { "\($0) \(kind.rawValue)" }
+        }
+        if comparison.exitStatus == .baselineUnusable {
+            // The reason first, where a CI script looks for it; the rows' verdicts stand for nothing.
+            return "\(verdict) (rows, not judged as a whole: " + parts.joined(separator: ", ") + ")"
         }
         return "\(verdict): " + parts.joined(separator: ", ")
     }

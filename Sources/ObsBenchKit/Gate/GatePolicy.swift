@@ -25,7 +25,8 @@ public struct GatePolicy: Sendable {
     public var gatesAsynchronousCounts: Bool
     /// Instruction counts (Ir/op) of synchronous strategies may move by this fraction either way
     /// before they are a regression or an improvement, when both sides were counted in several
-    /// memory layouts; a row whose layouts disagree is allowed more (``layoutAllowance(_:_:)``).
+    /// memory layouts; a row whose baseline layouts disagree is allowed more
+    /// (``layoutAllowance(baseline:currentLayouts:)``).
     public var instructionTolerance: Double
     /// The same for rows whose counts include other threads' timing: asynchronous strategies
     /// (their delivery threads) and actor hops (the pool's threads).
@@ -39,7 +40,8 @@ public struct GatePolicy: Sendable {
     /// (Observation's registrar keys its observers by key path): `observable`
     /// transaction-2-fields by 3.7% between two builds. Counted in several layouts (``LayoutSeed``)
     /// that movement becomes each row's spread between layouts, which
-    /// ``layoutAllowance(_:_:)`` allows for row by row, so the fixed part can be 0.5% for
+    /// ``layoutAllowance(baseline:currentLayouts:)`` allows for row by row, from the baseline's
+    /// layouts, so the fixed part can be 0.5% for
     /// synchronous rows. Rows that count other threads' work get 3%, plus their own spread.
     public static let defaultInstructionTolerance = 0.005
     public static let defaultAsynchronousInstructionTolerance = 0.03
@@ -49,7 +51,7 @@ public struct GatePolicy: Sendable {
     public static let defaultSingleLayoutInstructionTolerance = 0.05
     public static let defaultSingleLayoutAsynchronousInstructionTolerance = 0.12
     /// How many standard errors of the difference of two layout means a change must exceed
-    /// (``layoutAllowance(_:_:)``). Layout values are a few discrete levels, not normal; 4 keeps a
+    /// (``layoutAllowance(baseline:currentLayouts:)``). Layout values are a few discrete levels, not normal; 4 keeps a
     /// run of ~100 rows, a handful of them layout-sensitive, from false alarms between builds.
     public static let layoutStandardErrors = 4.0
     /// Ir/op any instruction count may move whatever its tolerance: another thread's few hundred
@@ -57,22 +59,49 @@ public struct GatePolicy: Sendable {
     /// moved by 0.5 Ir/op between runs).
     public static let instructionToleranceFloor = 1.0
 
-    /// How far two layout means may differ because of layout alone: `layoutStandardErrors` standard
-    /// errors of their difference, from the pooled spread of each side's layouts around its
-    /// mean. 0 when a side has fewer than two layouts, or no layout differs.
+    /// How far the current run's mean over `currentLayouts` layouts may differ from the baseline's
+    /// mean because of layout alone: `layoutStandardErrors` standard errors of the difference of
+    /// the two means, with the spread taken from the baseline's layouts only. The baseline is what
+    /// was known before the change, so a change that hits one layout harder than the others cannot
+    /// widen its own allowance. 0 when the baseline has fewer than two layouts, or they agree.
     ///
     /// ```swift
-    /// GatePolicy.layoutAllowance([100, 100, 100], [100, 100, 100])  // 0: layouts agree
-    /// GatePolicy.layoutAllowance([100, 104, 100], [102, 100, 104])  // ≈ 7.1 Ir/op
+    /// GatePolicy.layoutAllowance(baseline: [100, 100, 100], currentLayouts: 3)  // 0: layouts agree
+    /// GatePolicy.layoutAllowance(baseline: [100, 104, 100], currentLayouts: 3)  // ≈ 7.5 Ir/op
     /// ```
-    public static func layoutAllowance(_ base: [Double], _ current: [Double]) -> Double {
-        guard base.count >= 2, current.count >= 2 else { return 0 }
-        func squares(_ values: [Double]) -> Double {
-            let mean = values.reduce(0, +) / Double(values.count)
-            return values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
-        }
-        let variance = (squares(base) + squares(current)) / Double(base.count + current.count - 2)
-        return layoutStandardErrors * (variance * (1 / Double(base.count) + 1 / Double(current.count))).squareRoot()
+    public static func layoutAllowance(baseline: [Double], currentLayouts: Int) -> Double {
+        guard baseline.count >= 2, currentLayouts >= 1 else { return 0 }
+        return layoutStandardErrors * standardDeviation(baseline) * (1 / Double(baseline.count) + 1 / Double(currentLayouts)).squareRoot()
+    }
+
+    /// How far one layout of the current run may lie from the median of that run's layouts before
+    /// its layouts "spread far more than the baseline's": `layoutSpreadFactor` times the row's
+    /// fixed allowance (`fixed`, Ir/op) plus the baseline's widest layout from its own median. Both
+    /// are known before the change. A single layout is heavy-tailed (now and then one layout of a
+    /// build counts far from the others), so the limit is wide; a change that moves one layout by
+    /// three tolerances where the baseline's layouts agree is still named.
+    ///
+    /// ```swift
+    /// GatePolicy.layoutSpreadLimit(baseline: [658, 658, 658, 658, 658], fixed: 3.29)  // 9.87 Ir/op
+    /// GatePolicy.layoutSpreadLimit(baseline: [100, 104, 100], fixed: 1)              // 15 Ir/op
+    /// ```
+    public static func layoutSpreadLimit(baseline: [Double], fixed: Double) -> Double {
+        let center = Statistics.percentile(baseline.sorted(), 0.5)
+        let widest = baseline.map { abs($0 - center) }.max() ?? 0
+        return layoutSpreadFactor * (fixed + widest)
+    }
+
+    /// How many times the fixed allowance plus the baseline's widest layout one current layout may
+    /// stray (``layoutSpreadLimit(baseline:fixed:)``). In the builds check of a02b49d (five builds
+    /// of the same code, all 20 ordered pairs, 77 rows each) the widest stray was 2.67 times that
+    /// (`deduplicated-object` transaction-2-fields, one layout at 71,553 Ir/op against the others'
+    /// 68,000–69,600).
+    public static let layoutSpreadFactor = 3.0
+
+    /// The sample standard deviation (n − 1) of two or more values.
+    static func standardDeviation(_ values: [Double]) -> Double {
+        let mean = values.reduce(0, +) / Double(values.count)
+        return (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)).squareRoot()
     }
 
     public init(

@@ -10,6 +10,12 @@ public struct RunResults: Sendable {
     public var metadata: RunMetadata?
     /// `profile.csv` beside `results.csv`, when the run counted instructions.
     public var profiles: ProfileSummary?
+    /// The files the gate reads beside `results.csv` that were not there when the run was loaded
+    /// (`samples.csv`, `run.json`): without them a comparison has no verdict
+    /// (``NoVerdict/Reason/fileMissing``), never a judgement on a wider tolerance. Empty for a run
+    /// made in memory. `rounds.csv` is not among them: the gate takes each round's (layout's)
+    /// values from `samples.csv` and does not read it.
+    public var absentFiles: [String] = []
 
     public init(rows: [ResultRow], samples: [SampleRow], source: String, metadata: RunMetadata? = nil) {
         self.rows = rows
@@ -54,6 +60,7 @@ public struct RunResults: Sendable {
             }
         }
         var run = RunResults(rows: rows, samples: samples, source: resultsFile.path, metadata: metadata)
+        run.absentFiles = [samplesFile, metadataFile].filter { !FileManager.default.fileExists(atPath: $0.path) }.map(\.lastPathComponent)
         let profileFile = resultsFile.deletingLastPathComponent().appendingPathComponent(ResultsDirectory.profileFileName)
         if FileManager.default.fileExists(atPath: profileFile.path) {
             run.profiles = ProfileSummary(rows: try ProfileRow.read(file: profileFile.path))

@@ -49,6 +49,9 @@ public struct ClaimsFile: Codable, Sendable {
 public struct ClaimsError: Error, CustomStringConvertible {
     public var description: String
     init(_ description: String) { self.description = description }
+
+    /// The claims check was left out on purpose (`obsbench report --no-claims`).
+    public static let leftOut = ClaimsError("left out (--no-claims)")
 }
 
 /// One claim: what is said, where, and the checks that must all hold for it to hold.

@@ -16,6 +16,10 @@ public struct RunReport: Sendable {
     }
 
     public var blocks: [Block] = []
+    /// How many claims were judged (held or refuted); "not measurable here" is not a judgement.
+    public private(set) var claimsJudged = 0
+    /// The claims check's one-line summary ("5 hold, 2 refuted, ..."), or why there was none.
+    public private(set) var claimsSummary = ""
 
     /// - Parameters:
     ///   - runDirectory: the run folder (its `results.csv`, `run.json` and `plots/`).
@@ -87,7 +91,8 @@ public struct RunReport: Sendable {
         blocks.append(.heading(level: 2, text: "Claims check"))
         switch claims {
         case .failure(let error):
-            blocks.append(.paragraph("No claims checked: \(error.description)"))
+            claimsSummary = "No claims checked: \(error.description)"
+            blocks.append(.paragraph(claimsSummary))
         case .success(let file):
             blocks.append(.paragraph(file.method))
             let verdicts = file.claims.map { ClaimVerdict(claim: $0, rows: rows) }
@@ -98,10 +103,10 @@ public struct RunReport: Sendable {
                         [verdict.claim.claim, verdict.claim.source, verdict.findings.joined(separator: "<br>"), "**\(verdict.verdict.rawValue)**"]
                     }))
             let counts = Dictionary(grouping: verdicts, by: \.verdict).mapValues(\.count)
-            blocks.append(
-                .paragraph(
-                    "\(counts[.holds] ?? 0) hold, \(counts[.refuted] ?? 0) refuted, \(counts[.notMeasurable] ?? 0) not measurable here, of \(verdicts.count) claims in `claims/claims.json`."
-                ))
+            claimsJudged = (counts[.holds] ?? 0) + (counts[.refuted] ?? 0)
+            claimsSummary =
+                "\(counts[.holds] ?? 0) hold, \(counts[.refuted] ?? 0) refuted, \(counts[.notMeasurable] ?? 0) not measurable here, of \(verdicts.count) claims in `claims/claims.json`."
+            blocks.append(.paragraph(claimsSummary))
         }
         blocks.append(
             .paragraph(

@@ -6,6 +6,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case failure = 1
     /// `compare`/`gate`: a regression, or a judged baseline metric missing from the run.
     case regression = 2
+    /// `report`: written, but no claim was judged (the claims file is missing, or no claim's rows
+    /// are in the run): a report whose claims check is empty is not a success.
+    case noClaimsJudged = 3
     /// `compare`/`gate`: only improvements.
     case onlyImprovements = 4
     /// `compare`/`gate`: no verdict. The baseline is missing or unreadable, or was made in a way
@@ -25,6 +28,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .success: "everything measured; compare/gate: no regression; report/export: written"
         case .failure: "some workers failed (their error rows are in the CSV), a run cannot be read, or another failure"
         case .regression: "compare/gate: a regression, or a judged baseline metric missing from the run"
+        case .noClaimsJudged: "report: written, but no claim was judged (no claims file, or no claim's rows in the run; --no-claims for a report without them)"
         case .onlyImprovements: "compare/gate: only improvements"
         case .baselineUnusable:
             "compare/gate: no verdict: the baseline is missing, unreadable or made differently (another measure, allocator, toolchain, Valgrind, CPU model, --quick), a side of a same-machine gate could not be counted, or no row was judged"

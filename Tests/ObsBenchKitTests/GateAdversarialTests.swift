@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+@testable import ObsBenchKit
+
+/// Regressions written into copies of the committed instruction baseline, the way a change would
+/// show in its files: every one must be flagged (exit 2) or refused (exit 5), never passed, and an
+/// untouched copy must pass. The allowance comes from the baseline alone, so a change that hits
+/// one layout harder than the others cannot widen it.
+@Suite("Regression gate: injected regressions")
+struct GateAdversarialTests {
+    static let baseline = ExportTests.root.appendingPathComponent("results/baseline-instructions")
+    /// `observable` write-unobserved: five layouts of 658 Ir/op, identical in the baseline.
+    static let row = (workload: "write-unobserved", strategy: "observable")
+    static let rowKey = "latency/write-unobserved/observable/instructions objects=1000 S=0 c=1"
+
+    /// The gate's judgement of `current` against the committed baseline (or `base`).
+    static func judge(_ current: URL, base: URL = baseline) throws -> RunComparison {
+        RunComparison(baseline: try RunResults.load(base.path), current: try RunResults.load(current.path))
+    }
+
+    static func verdict(_ comparison: RunComparison) throws -> MetricComparison {
+        try #require(comparison.comparisons.first { $0.key == rowKey })
+    }
+
+    @Test("an untouched copy passes, with rows judged")
+    func untouchedCopyPasses() throws {
+        let copy = try TamperedRun.copy(Self.baseline)
+        defer { TamperedRun.remove(copy) }
+        let comparison = try Self.judge(copy)
+        #expect(comparison.exitStatus == .success)
+        #expect(comparison.judgedCount > 50)
+        #expect(comparison.noVerdict == nil)
+    }
+
+    @Test("one layout ×1.5 (the mean +10%): a regression that names the layout, not 'unchanged' on an allowance it widened")
+    func oneLayoutCannotWidenItsAllowance() throws {
+        let copy = try TamperedRun.copy(Self.baseline)
+        defer { TamperedRun.remove(copy) }
+        try TamperedRun.scale(copy, Self.row, factors: [1, 1, 1, 1, 1.5])
+        let comparison = try Self.judge(copy)
+        let judged = try Self.verdict(comparison)
+        #expect(judged.verdict == .regression, "\(judged.reason)")
+        #expect(abs((judged.current ?? 0) - 723.8) < 0.1)
+        #expect(judged.reason.contains("layout 5 counted 987"), "\(judged.reason)")
+        #expect(judged.reason.contains("allowed ±3.3 Ir/op (0.50%)"), "\(judged.reason)")
+        #expect(comparison.exitStatus == .regression)
+    }
+
+    @Test("a change spread unevenly over several layouts (+0 to +3%, the mean +1.2%) is a regression")
+    func unevenChangeIsCaught() throws {
+        let copy = try TamperedRun.copy(Self.baseline)
+        defer { TamperedRun.remove(copy) }
+        try TamperedRun.scale(copy, Self.row, factors: [1, 1.01, 1.03, 1, 1.02])
+        let comparison = try Self.judge(copy)
+        #expect(try Self.verdict(comparison).verdict == .regression)
+        #expect(comparison.exitStatus == .regression)
+    }
+
+    @Test("a uniform +1% on a row whose layouts are identical is a regression")
+    func uniformOnePercentIsCaught() throws {
+        let copy = try TamperedRun.copy(Self.baseline)
+        defer { TamperedRun.remove(copy) }
+        try TamperedRun.scale(copy, Self.row, factors: [1.01, 1.01, 1.01, 1.01, 1.01])
+        let comparison = try Self.judge(copy)
+        #expect(try Self.verdict(comparison).verdict == .regression)
+        #expect(comparison.exitStatus == .regression)
+    }
+
+    @Test("one layout +2%, which the mean (+0.4%) hides within 0.5%: the layouts' spread is a finding that fails the gate")
+    func hiddenLayoutIsNamed() throws {
+        let copy = try TamperedRun.copy(Self.baseline)
+        defer { TamperedRun.remove(copy) }
+        try TamperedRun.scale(copy, Self.row, factors: [1, 1, 1.02, 1, 1])
+        let comparison = try Self.judge(copy)
+        let judged = try Self.verdict(comparison)
+        #expect(judged.verdict == .spread, "\(judged.reason)")
+        #expect(judged.reason.contains("layout 3 counted"), "\(judged.reason)")
+        #expect(comparison.exitStatus == .regression)
+        #expect(ComparisonReport(comparison: comparison, baselineSource: "a", currentSource: "b").headline.hasPrefix("LAYOUTS SPREAD"))
+    }
+
+    @Test(
+        "a file missing on either side beside a +3% change: no verdict (samples.csv, run.json) or the regression (rounds.csv, which the gate does not read), never a pass",
+        arguments: [ResultsDirectory.FileName.samples, ResultsDirectory.FileName.rounds, ResultsDirectory.FileName.metadata], [false, true])
+    func missingFileNeverPasses(file: String, onBaselineSide: Bool) throws {
+        let base = try TamperedRun.copy(Self.baseline)
+        let current = try TamperedRun.copy(Self.baseline)
+        defer {
+            TamperedRun.remove(base)
+            TamperedRun.remove(current)
+        }
+        try TamperedRun.scale(current, Self.row, factors: [1.03, 1.03, 1.03, 1.03, 1.03])
+        try FileManager.default.removeItem(at: (onBaselineSide ? base : current).appendingPathComponent(file))
+        let comparison = try Self.judge(current, base: base)
+        if file == ResultsDirectory.FileName.rounds {
+            #expect(comparison.exitStatus == .regression)
+            #expect(try Self.verdict(comparison).verdict == .regression)
+        } else {
+            #expect(comparison.exitStatus == .baselineUnusable)
+            #expect(comparison.noVerdict?.reason == .fileMissing)
+            #expect(comparison.noVerdict?.detail.contains("no \(file)") == true, "\(comparison.noVerdict?.detail ?? "")")
+            let headline = ComparisonReport(comparison: comparison, baselineSource: "a", currentSource: "b").headline
+            #expect(headline.hasPrefix("NO VERDICT (file-missing)"), "\(headline)")
+        }
+        // The command line ends the same way: 2 or 5, never 0.
+        let status = obsbenchExitStatus(["gate", "--baseline", base.path, "--current", current.path])
+        #expect(status == (file == ResultsDirectory.FileName.rounds ? ExitStatus.regression : .baselineUnusable).rawValue)
+    }
+
+    @Test("the layout allowance is the baseline's: a current run that spreads cannot widen it")
+    func allowanceIsTheBaselines() {
+        #expect(GatePolicy.layoutAllowance(baseline: [658, 658, 658, 658, 658], currentLayouts: 5) == 0)
+        #expect(abs(GatePolicy.layoutAllowance(baseline: [100, 104, 100], currentLayouts: 3) - 7.54) < 0.01)
+        #expect(GatePolicy.layoutAllowance(baseline: [100], currentLayouts: 5) == 0, "one layout has no spread")
+        #expect(abs(GatePolicy.layoutSpreadLimit(baseline: [658, 658, 658, 658, 658], fixed: 3.29) - 9.87) < 1e-9)
+        #expect(GatePolicy.layoutSpreadLimit(baseline: [100, 104, 100], fixed: 1) == 15)
+    }
+}
+
+/// A copy of a committed run in a scratch folder, with a regression written into its files.
+enum TamperedRun {
+    static func copy(_ run: URL) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-tampered-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: run, to: folder)
+        return folder
+    }
+
+    static func remove(_ folder: URL) {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Multiplies one instruction row's layout `i` by `factors[i - 1]`: every repeat of it in
+    /// `samples.csv`, its per-layout rows in `rounds.csv`, and the row's mean, median, minimum and
+    /// maximum in `results.csv` (the mean of the layouts' medians, as the run writes it).
+    static func scale(_ run: URL, _ row: (workload: String, strategy: String), factors: [Double]) throws {
+        func matches(_ record: [String: String]) -> Bool {
+            record["workload"] == row.workload && record["strategy"] == row.strategy && record["metric"] == Metric.instructions.name
+        }
+        var layouts: [Int: [Double]] = [:]
+        try rewrite(run.appendingPathComponent(ResultsDirectory.FileName.samples)) { record in
+            guard matches(record), let round = Int(record["round"] ?? ""), let value = Double(record["value"] ?? "") else { return }
+            let scaled = value * factors[round - 1]
+            record["value"] = String(scaled)
+            layouts[round, default: []].append(scaled)
+        }
+        let medians = layouts.keys.sorted().map { Statistics.percentile(layouts[$0]!.sorted(), 0.5) }
+        let mean = medians.reduce(0, +) / Double(medians.count)
+        try rewrite(run.appendingPathComponent(ResultsDirectory.FileName.results)) { record in
+            guard matches(record) else { return }
+            record["mean"] = String(mean)
+            record["median"] = String(mean)
+            record["min"] = String(medians.min()!)
+            record["max"] = String(medians.max()!)
+        }
+        var layout = 0
+        try rewrite(run.appendingPathComponent(ResultsDirectory.FileName.rounds)) { record in
+            guard matches(record), record["rounds"] == "1", layout < factors.count else { return }
+            for column in ["median", "mean", "min", "max", "p10", "p90", "p99", "ci95_low", "ci95_high"] {
+                if let value = Double(record[column] ?? "") { record[column] = String(value * factors[layout]) }
+            }
+            layout += 1
+        }
+    }
+
+    /// Rewrites a CSV file record by record, by column name.
+    static func rewrite(_ file: URL, _ change: (inout [String: String]) -> Void) throws {
+        let parsed = try CSV.parse(String(decoding: try Data(contentsOf: file), as: UTF8.self))
+        guard let header = parsed.first?.fields else { return }
+        var lines = [CSV.line(header)]
+        for (_, fields) in parsed.dropFirst() {
+            var record = Dictionary(uniqueKeysWithValues: zip(header, fields))
+            change(&record)
+            lines.append(CSV.line(header.map { record[$0] ?? "" }))
+        }
+        try Data(lines.joined().utf8).write(to: file)
+    }
+}
