@@ -89,9 +89,17 @@ public struct Metric: Sendable, Hashable {
     public static let writtenBytesPerObject = Metric("written_bytes_per_object", unit: "B/object", gate: .count)
     /// Live bytes per record with one view on every record.
     public static let viewedBytesPerObject = Metric("viewed_bytes_per_object", unit: "B/object", gate: .count)
-    /// Live bytes left once a store and its views are gone.
+    /// Live bytes left once a store of one size and its views are gone, against just before that
+    /// store was built. Reported, not judged: what an earlier size left may be freed inside a later
+    /// size's window, so one size's figure can hide another's leak (``peakBytesLeftAfterTeardown``
+    /// is judged instead).
     public static let bytesLeftAfterTeardown = Metric(
-        "bytes_left_after_teardown", unit: "B", gate: .informational("moves with runtime and dispatch caches released on their own schedule"))
+        "bytes_left_after_teardown", unit: "B",
+        gate: .informational("one size of the sweep, against its own start: what an earlier size left may be freed inside its window (peak_bytes_left_after_teardown is judged)"))
+    /// The largest of ``bytesLeftAfterTeardown`` over every store size of the sweep, one row per
+    /// strategy (its `objects` the sweep's largest size): an exact count, so a leak that grows is
+    /// a regression.
+    public static let peakBytesLeftAfterTeardown = Metric("peak_bytes_left_after_teardown", unit: "B", gate: .count)
     /// Live bytes per view of one record.
     public static let bytesPerSubscriber = Metric("bytes_per_subscriber", unit: "B/subscriber", gate: .count)
     /// Allocations per write, settled.
@@ -167,7 +175,7 @@ public struct Metric: Sendable, Hashable {
         uniqueKeysWithValues: ([
             latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles,
             rerunsPerWrite, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
-            freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown,
+            freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown, peakBytesLeftAfterTeardown,
             bytesPerSubscriber, allocationsPerWrite, bytesAllocatedPerWrite, retainedBytesPerWrite,
             bytesPerInstance, allocationsPerInstance, bytesPerStore, allocationsPerStore,
             transactions, rerunsPerTransaction, notificationsPerTransaction,

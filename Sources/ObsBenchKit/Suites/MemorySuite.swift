@@ -22,7 +22,8 @@ extension Suite {
 
 extension SummaryTable {
     /// The memory suite: bytes per object at the largest store measured, the overhead over `plain`,
-    /// what that whole store cost (100,000 objects unless `--quick` or `--objects`), then per write, per view, per subscriber and after tear-down.
+    /// what that whole store cost (100,000 objects unless `--quick` or `--objects`), then per write, per view, per subscriber and
+    /// the most left after tear-down at any size of the sweep.
     init(memoryOf suite: Suite, rows allRows: [ResultRow], strategies: [String]) {
         self.suite = suite.name
         let memory = allRows.filter { $0.suite == suite.name && !$0.isError && $0.statistics != nil }
@@ -62,10 +63,13 @@ extension SummaryTable {
                 bytes(value(strategy, .bytesPerSubscriber, subscribers: subscribersAt)),
                 value(strategy, .allocationsPerWrite, subscribers: 0).map(NumberFormat.count) ?? "—",
                 value(strategy, .allocationsPerWrite, subscribers: 1).map(NumberFormat.count) ?? "—",
-                bytes(value(strategy, .bytesLeftAfterTeardown, objects: largest)),
+                bytes(value(strategy, .peakBytesLeftAfterTeardown)),
             ]
             if failed && fresh == nil { cells = cells.map { $0 == "—" ? "error" : $0 } }
             return (strategy, cells)
+        }
+        if memory.contains(where: { $0.metric == Metric.peakBytesLeftAfterTeardown.name }) {
+            footnotes.append("left after tear-down: the most any store size of the sweep left, each against its own start (gated as an exact count)")
         }
         let footprint = IsolationFootprintWorkload.Kind.allCases.compactMap { kind -> String? in
             allRows.first { $0.suite == suite.name && $0.executor == kind.rawValue && $0.metric == kind.bytesMetric.name }?
