@@ -76,8 +76,8 @@ struct ReportTests {
         #expect(Set(file.claims.map(\.id)).count == file.claims.count, "claim ids must be unique")
         for claim in file.claims {
             #expect(!claim.source.isEmpty && (claim.checks.isEmpty == (claim.notMeasurable != nil)), "\(claim.id)")
-            for check in claim.checks {
-                #expect(check.low != nil || check.high != nil, "\(claim.id): a check must predict something")
+            for check in claim.checks + (claim.requires ?? []) {
+                #expect(check.low != nil || check.high != nil || check.above != nil, "\(claim.id): a check must predict something")
                 for selector in [check.row] + (check.minus.map { [$0] } ?? []) {
                     let suite = try #require(SuiteRegistry.suite(named: selector.suite), "\(claim.id): unknown suite \(selector.suite)")
                     #expect(suite.workloads.contains { $0.name == selector.workload }, "\(claim.id): unknown workload \(selector.workload)")
@@ -103,8 +103,15 @@ struct ReportTests {
         let claims = ClaimsFile(method: "how", claims: [Self.claim([Self.check(Self.select("observable"), minus: Self.select("plain"), low: 2, high: 5)])])
         let report = RunReport(runDirectory: folder, rows: rows, metadata: nil, claims: .success(claims), chartNote: nil)
         let markdown = report.markdown()
-        #expect(markdown.contains("| Write-heavy, each change shown (a live editor, a progress display) | **published** (1.50 µs) | observable (3.00 µs) |"))
-        #expect(markdown.contains("the memory suite was not run"))
+        #expect(
+            markdown.contains(
+                "| Write-heavy, each change shown (a live editor, a progress display) | **published** (1.50 µs) | observable (3.00 µs) | a write until the one view reading it has re-run | `latency/write-observed latency` |"
+            ))
+        #expect(markdown.contains("nobody is ranked: the run has no memory/store-lifecycle fresh_bytes_per_object row (the memory suite was not run)"))
+        #expect(
+            markdown.contains(
+                "- **Read-heavy views (bodies read many fields)** — not ranked: observable, published (lacks its deciding rows: no latency/read-in-view latency row; the subscription suite was not run)\n"
+            ))
         #expect(markdown.contains("![latency chart](plots/latency.svg)"))
         #expect(markdown.contains("x: 39 ns — claimed 2–5 ✗ | **refuted** |"))
         #expect(markdown.contains("0 hold, 1 refuted, 0 not measurable here, of 1 claims"))
@@ -112,6 +119,188 @@ struct ReportTests {
         #expect(html.contains("<figure><svg xmlns=\"http://www.w3.org/2000/svg\"><rect/></svg>"))
         #expect(!html.contains("<?xml") && !html.contains("src=") && !html.contains("<link"), "the page must stand alone")
         #expect(html.contains("<td><strong>published</strong> (1.50 µs)</td>"))
+    }
+
+    // MARK: Claims about torn states
+
+    static let tornSelector = RowSelector(suite: "consistency", workload: "invariant-1-writer", strategy: "grdb-queue", metric: "torn_observations")
+
+    /// "0 torn" with the requirement that the views re-ran.
+    static var tornClaim: Claim {
+        var reruns = tornSelector
+        reruns.metric = Metric.rerunsPerTransaction.name
+        var claim = claim([Check(what: "torn", row: tornSelector, unit: "", low: 0, high: 0)])
+        claim.requires = [Check(what: "re-runs", row: reruns, unit: "re-runs", above: 0)]
+        return claim
+    }
+
+    static func consistencyRows(torn: Double, reruns: Double?) -> [ResultRow] {
+        [row("consistency", "invariant-1-writer", "grdb-queue", "torn_observations", torn)]
+            + (reruns.map { [row("consistency", "invariant-1-writer", "grdb-queue", "reruns_per_transaction", $0)] } ?? [])
+    }
+
+    @Test("a claim of no torn states is judged only where the views re-ran: 0 torn with 0 re-runs is not measurable, not a hold")
+    func tornClaimNeedsReruns() {
+        let idle = ClaimVerdict(claim: Self.tornClaim, rows: Self.consistencyRows(torn: 0, reruns: 0))
+        #expect(idle.verdict == .notMeasurable)
+        #expect(idle.findings.first == "not judged: 1 of its 1 requirements not met, so its checks say nothing here")
+        #expect(idle.findings.contains("requires re-runs: 0 re-runs — needed > 0 ✗"))
+        #expect(idle.findings.contains("torn: 0 — claimed 0 ✓ (not judged)"))
+        let unknown = ClaimVerdict(claim: Self.tornClaim, rows: Self.consistencyRows(torn: 0, reruns: nil))
+        #expect(unknown.verdict == .notMeasurable)
+        #expect(ClaimVerdict(claim: Self.tornClaim, rows: Self.consistencyRows(torn: 0, reruns: 1.5)).verdict == .holds)
+        #expect(ClaimVerdict(claim: Self.tornClaim, rows: Self.consistencyRows(torn: 3, reruns: 1.5)).verdict == .refuted)
+        // Without the requirement, the same rows would have held on a view that never ran.
+        var bare = Self.tornClaim
+        bare.requires = nil
+        #expect(ClaimVerdict(claim: bare, rows: Self.consistencyRows(torn: 0, reruns: 0)).verdict == .holds)
+    }
+
+    @Test("the claims file refuses a check on torn states whose claim does not require re-runs above 0 for the same rows")
+    func tornClaimWithoutRerunsIsRefused() throws {
+        try ClaimsFile(method: "m", claims: [Self.tornClaim]).validate("claims.json")
+        var bare = Self.tornClaim
+        bare.requires = nil
+        #expect(throws: ClaimsError.self) { try ClaimsFile(method: "m", claims: [bare]).validate("claims.json") }
+        var zeroAllowed = Self.tornClaim
+        zeroAllowed.requires![0].above = nil
+        zeroAllowed.requires![0].low = 0
+        #expect(throws: ClaimsError.self) { try ClaimsFile(method: "m", claims: [zeroAllowed]).validate("claims.json") }
+        var otherStrategy = Self.tornClaim
+        otherStrategy.requires![0].row.strategy = "grdb-pool"
+        #expect(throws: ClaimsError.self) { try ClaimsFile(method: "m", claims: [otherStrategy]).validate("claims.json") }
+        var nothing = Self.tornClaim
+        nothing.requires![0].above = nil
+        #expect(throws: ClaimsError.self) { try ClaimsFile(method: "m", claims: [nothing]).validate("claims.json") }
+        #expect(ClaimVerdict.range(Check(what: "x", row: Self.tornSelector, unit: "", high: 9, above: 0)) == "> 0, ≤ 9")
+    }
+
+    // MARK: The guide
+
+    static func metadata(suites: [String], strategies: [StrategyDescriptor]) -> RunMetadata {
+        RunMetadata(
+            runID: "r", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release", allocator: "a",
+            suites: suites, strategies: strategies.map(\.name), quick: true, commandLine: [], status: .completed, finishedTime: nil, clockResolutionNanoseconds: 1,
+            clockCallCostNanoseconds: 1, strategyDetails: strategies)
+    }
+
+    static func builtIn(_ name: String) -> StrategyDescriptor { StrategyRegistry.entry(named: name)!.descriptor }
+
+    /// A store of one's own, as `run.json` describes it.
+    static func custom(_ name: String, dependency: String = "none", transactional: Bool = false) -> StrategyDescriptor {
+        StrategyDescriptor(
+            name: name, summary: "a store of one's own", dependency: dependency,
+            capabilities: Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: transactional, coalesces: false))
+    }
+
+    /// One strategy's one-observation consistency rows (1 and 2 writers) and its two-field transaction.
+    static func crossFieldRows(_ strategy: String, torn: (Double, Double), reruns: (Double, Double), transaction: Double) -> [ResultRow] {
+        [
+            row("consistency", "invariant-1-writer", strategy, "torn_observations", torn.0, objects: 20),
+            row("consistency", "invariant-2-writers", strategy, "torn_observations", torn.1, objects: 20),
+            row("consistency", "invariant-1-writer", strategy, "reruns_per_transaction", reruns.0, objects: 20),
+            row("consistency", "invariant-2-writers", strategy, "reruns_per_transaction", reruns.1, objects: 20),
+            row("latency", "transaction-2-fields", strategy, "latency", transaction),
+        ]
+    }
+
+    static func entry(_ guide: ProfileGuide, _ prefix: String) throws -> ProfileGuide.Entry {
+        try #require(guide.entries.first { $0.profile.hasPrefix(prefix) })
+    }
+
+    @Test("cross-field invariants rank only strategies declaring transactions whose views re-ran and showed nothing torn; the rest is observed, not ranked")
+    func crossFieldRanksOnlyTransactional() throws {
+        let rows =
+            Self.crossFieldRows("published", torn: (0, 0), reruns: (1, 1), transaction: 100)
+            + Self.crossFieldRows("state-subject", torn: (0, 0), reruns: (1, 1), transaction: 300)
+            + Self.crossFieldRows("observations", torn: (0, 0), reruns: (0.5, 0.4), transaction: 500)
+            + Self.crossFieldRows("grdb-queue", torn: (2, 0), reruns: (1, 1), transaction: 50)
+            + Self.crossFieldRows("grdb-pool", torn: (0, 0), reruns: (0, 0.3), transaction: 60)
+            + Self.crossFieldRows("plain", torn: (0, 0), reruns: (0, 0), transaction: 10)
+        let entry = try Self.entry(ProfileGuide(rows: rows), "Cross-field")
+        #expect(!Self.builtIn("published").capabilities.transactional, "the test's premise: published declares no transactions")
+        #expect(entry.ranking.map(\.strategy) == ["state-subject", "observations"], "published is fastest and showed nothing torn, but promises nothing")
+        #expect(entry.remark == nil)
+        #expect(entry.observed.map(\.strategy) == ["published"])
+        #expect(entry.observed[0].value == "0 torn states shown by one observation (invariant-1-writer, invariant-2-writers), 1 and 1 view re-runs per commit")
+        let leftOut = Dictionary(uniqueKeysWithValues: entry.leftOut.map { ($0.strategy, $0.reason) })
+        #expect(Set(leftOut.keys) == ["grdb-queue", "grdb-pool"], "plain observes nothing and is left out silently")
+        #expect(leftOut["grdb-queue"]?.contains("declares transactions, yet 2 torn states") == true)
+        #expect(leftOut["grdb-pool"]?.contains("did not re-run in every consistency workload") == true)
+        #expect(entry.needs.map(\.description).contains("consistency/invariant-2-writers reruns_per_transaction"))
+    }
+
+    @Test("where no strategy of the run declares transactions, the cross-field profile says so, ranks nobody, and lists what was observed")
+    func crossFieldWithoutTransactions() throws {
+        let rows =
+            Self.crossFieldRows("published", torn: (0, 0), reruns: (1, 1), transaction: 100)
+            + Self.crossFieldRows("observable", torn: (0, 0), reruns: (1, 1), transaction: 200)
+        let metadata = Self.metadata(suites: ["latency", "consistency"], strategies: [Self.builtIn("published"), Self.builtIn("observable")])
+        let entry = try Self.entry(ProfileGuide(rows: rows, metadata: metadata), "Cross-field")
+        #expect(entry.ranking.isEmpty)
+        #expect(entry.remark == "no strategy in this run declares transactions (capabilities.transactional): nobody is ranked")
+        #expect(entry.observed.map(\.strategy) == ["published", "observable"])
+        #expect(entry.observed.allSatisfy { $0.value.hasPrefix("0 torn states shown by one observation") })
+    }
+
+    @Test("a profile whose deciding rows are missing ranks nobody and says what the run lacked; a strategy missing a row is named with why")
+    func missingRowsRankNobody() throws {
+        // A store of one's own whose views cost a stream and a task: its in-view reads are cheap,
+        // but its cost per view is in the subscription suite, which this run did not include.
+        let details = [Self.builtIn("plain"), Self.builtIn("observable"), Self.custom("dictionary-callbacks")]
+        var rows: [ResultRow] = []
+        for (strategy, read, scope, write) in [("plain", 1.0, 5.0, 40.0), ("observable", 90.0, 950.0, 1_250.0), ("dictionary-callbacks", 28.0, 28.0, 178.0)] {
+            rows += [
+                Self.row("latency", "read-in-view", strategy, "latency", read), Self.row("latency", "view-scope", strategy, "latency", scope),
+                Self.row("latency", "write-observed", strategy, "latency", write),
+            ]
+        }
+        let guide = ProfileGuide(rows: rows, metadata: Self.metadata(suites: ["latency"], strategies: details))
+        for profile in ["Read-heavy", "Many small views"] {
+            let entry = try Self.entry(guide, profile)
+            #expect(entry.ranking.isEmpty, "\(profile): crowned without its deciding rows")
+            #expect(entry.needs.map(\.description).contains("subscription/subscribe-unsubscribe latency"))
+            #expect(entry.remark == "nobody is ranked: the run has no subscription/subscribe-unsubscribe latency row (the subscription suite was not run)")
+            #expect(entry.leftOut.map(\.strategy) == ["observable", "dictionary-callbacks"])
+            #expect(entry.leftOut.allSatisfy { $0.reason == "lacks its deciding rows: the subscription suite was not run" })
+        }
+        #expect(try Self.entry(guide, "Write-heavy").ranking.map(\.strategy) == ["dictionary-callbacks", "observable"], "a profile with its rows still ranks")
+
+        // With the suite run, a strategy whose worker failed is left out, and the rest are ranked
+        // with their cost per view beside the deciding number.
+        rows += [
+            Self.row("subscription", "subscribe-unsubscribe", "dictionary-callbacks", "latency", 4_000),
+            ResultRow.error(runID: "r", suite: "subscription", strategy: "observable", message: "crashed"),
+        ]
+        let withSubscription = ProfileGuide(rows: rows, metadata: Self.metadata(suites: ["latency", "subscription"], strategies: details))
+        let readHeavy = try Self.entry(withSubscription, "Read-heavy")
+        #expect(readHeavy.ranking.map(\.strategy) == ["dictionary-callbacks"])
+        #expect(readHeavy.ranking.first?.value == "28.0 ns per read; subscribe + unsubscribe 4.00 µs")
+        #expect(readHeavy.leftOut.map(\.reason) == ["lacks its deciding rows: its subscription worker failed"])
+        #expect(readHeavy.remark == nil)
+    }
+
+    @Test("a strategy whose bytes live outside the measured heap is not ranked on heap bytes, and the guide says where they are")
+    func bytesOutsideTheHeap() throws {
+        #expect(BytesOutsideHeap.note(for: Self.builtIn("grdb-pool"))?.contains("WAL") == true)
+        #expect(BytesOutsideHeap.note(for: Self.builtIn("grdb-queue")) == nil, "an in-memory database's pages are malloc'd, so counted")
+        #expect(BytesOutsideHeap.note(for: Self.builtIn("observable")) == nil)
+        let onSQLite = Self.custom("sqlite-store", dependency: "SQLite 3.46")
+        #expect(BytesOutsideHeap.note(for: onSQLite)?.contains("SQLite") == true)
+
+        var rows: [ResultRow] = []
+        for (strategy, small, large) in [("observable", 140.0, 130.0), ("grdb-pool", 131.0, 25.0), ("grdb-queue", 64.0, 28.7), ("sqlite-store", 90.0, 20.0)] {
+            rows += [
+                Self.row("memory", "store-lifecycle", strategy, "fresh_bytes_per_object", small, objects: 1_000),
+                Self.row("memory", "store-lifecycle", strategy, "fresh_bytes_per_object", large, objects: 10_000),
+            ]
+        }
+        let details = [Self.builtIn("observable"), Self.builtIn("grdb-pool"), Self.builtIn("grdb-queue"), onSQLite]
+        let entry = try Self.entry(ProfileGuide(rows: rows, metadata: Self.metadata(suites: ["memory"], strategies: details)), "Many objects")
+        #expect(entry.ranking.map(\.strategy) == ["grdb-queue", "observable"])
+        #expect(entry.decidedBy.contains("N = 10000"))
+        #expect(entry.leftOut.map(\.strategy) == ["grdb-pool", "sqlite-store"])
+        #expect(entry.leftOut[0].reason.hasPrefix("25 B per object on the heap, but its rows live in SQLite's database file and WAL"))
     }
 
     @Test("inline markup: code and bold become tags, everything else is escaped, an odd marker stays")

@@ -123,30 +123,24 @@ struct ScalingAndConsistencyTests {
             ])
     }
 
+    /// What every strategy shows is a finding, reported in the run and in docs/findings.md; here
+    /// only the workload's machinery is checked against each: every commit lands, the views re-run
+    /// as the declared granularity says they must (so a torn count means something), and the torn
+    /// count is reported. Whether the checker catches a tear is `TornStateDetectionTests`'s job.
     @Test(
-        "one observation with background writers: every strategy shows only states that existed at a commit",
-        arguments: StrategyRegistry.all, [1, 2])
-    func oneObservationNeverTears(entry: StrategyEntry, writers: Int) async throws {
+        "with background writers, every strategy's commits all land, its views re-run, and its torn states are reported, for both view shapes",
+        arguments: StrategyRegistry.all, [(1, InvariantWorkload.Views.oneObservation), (2, .oneObservation), (1, .combinedObservations)])
+    func consistencyWorkloadRuns(entry: StrategyEntry, shape: (Int, InvariantWorkload.Views)) async throws {
+        let (writers, views) = shape
+        let workload = InvariantWorkload(writers: writers, views: views)
         let context = WorkloadContext(runID: "test", suite: "consistency", strategy: entry, sampler: .quick, objects: 20, quick: true)
-        let rows = try await InvariantWorkload(writers: writers).run(context).rows
-        let value = { (metric: String) in rows.first { $0.metric == metric }?.statistics?.median }
-        #expect(value("transactions") == Double(writers * InvariantWorkload.commitsPerWriter(quick: true)), "every commit of every writer landed")
-        #expect(value("torn_observations") == 0, "\(entry.name): \(rows.first { $0.metric == "torn_observations" }?.note ?? "")")
-        let notifications = try #require(value("notifications_per_transaction"))
-        #expect(entry.descriptor.capabilities.granularity == .none ? notifications == 0 : notifications > 0, "\(entry.name) records its notifications")
-    }
-
-    @Test(
-        "two observations combined latest tear under every strategy that re-runs views, as the design notes predict",
-        arguments: StrategyRegistry.all)
-    func combinedObservationsTear(entry: StrategyEntry) async throws {
-        let context = WorkloadContext(runID: "test", suite: "consistency", strategy: entry, sampler: .quick, objects: 20, quick: true)
-        let rows = try await InvariantWorkload(writers: 1, views: .combinedObservations).run(context).rows
-        let torn = try #require(rows.first { $0.metric == "combined_torn_observations" }?.statistics?.median)
-        if entry.descriptor.capabilities.granularity == .none {
-            #expect(torn == 0, "views that never re-run show only the first state")
-        } else {
-            #expect(torn > 0, "\(entry.name): a count and a list delivered separately were never seen apart")
-        }
+        let rows = try await workload.run(context).rows
+        let value = { (metric: Metric) in rows.first { $0.metric == metric.name }?.statistics?.median }
+        #expect(value(.transactions) == Double(writers * InvariantWorkload.commitsPerWriter(quick: true)), "every commit of every writer landed")
+        let observes = entry.descriptor.capabilities.granularity != .none
+        let notifications = try #require(value(.notificationsPerTransaction))
+        let reruns = try #require(value(.rerunsPerTransaction))
+        #expect(observes ? notifications > 0 && reruns > 0 : notifications == 0 && reruns == 0, "\(entry.name) \(workload.name): views re-run as declared")
+        #expect(value(workload.tornMetric) != nil && value(workload.tornPer1000Metric) != nil, "\(entry.name) \(workload.name): torn states reported")
     }
 }

@@ -33,16 +33,34 @@ public struct ClaimsFile: Codable, Sendable {
             if claim.checks.isEmpty && claim.notMeasurable == nil {
                 throw ClaimsError("\(path): claim '\(claim.id)' has no checks and no not_measurable reason")
             }
-            for check in claim.checks where check.low == nil && check.high == nil {
-                throw ClaimsError("\(path): claim '\(claim.id)', check '\(check.what)' predicts nothing (no low, no high)")
+            let requirements = claim.requires ?? []
+            for check in claim.checks + requirements where check.low == nil && check.high == nil && check.above == nil {
+                throw ClaimsError("\(path): claim '\(claim.id)', check '\(check.what)' predicts nothing (no low, no high, no above)")
             }
-            for check in claim.checks {
+            for check in claim.checks + requirements {
                 for selector in [check.row] + (check.minus.map { [$0] } ?? []) where selector.largest != nil && !["objects", "subscribers"].contains(selector.largest!) {
                     throw ClaimsError("\(path): claim '\(claim.id)': largest must be objects or subscribers, not '\(selector.largest!)'")
                 }
             }
+            for check in claim.checks where Self.tornMetrics.contains(check.row.metric) {
+                let rerun = requirements.contains { requirement in
+                    let row = requirement.row
+                    return row.suite == check.row.suite && row.workload == check.row.workload && row.strategy == check.row.strategy
+                        && row.metric == Metric.rerunsPerTransaction.name && requirement.minus == nil && requirement.excludesZero
+                }
+                guard rerun else {
+                    throw ClaimsError(
+                        "\(path): claim '\(claim.id)', check '\(check.what)' counts torn states, which a view that never re-ran cannot show: the claim must require \(Metric.rerunsPerTransaction.name) > 0 of \(check.row.strategy) in \(check.row.suite)/\(check.row.workload) (\"requires\": [{..., \"above\": 0}])"
+                    )
+                }
+            }
         }
     }
+
+    /// The metrics that count torn states: zero of them says something only if the views re-ran.
+    static let tornMetrics: Set<String> = [
+        Metric.tornObservations.name, Metric.tornPer1000Transactions.name, Metric.combinedTornObservations.name, Metric.combinedTornPer1000Transactions.name,
+    ]
 }
 
 /// Why the claims file cannot be used, or why a claim's number could not be measured.
@@ -54,7 +72,8 @@ public struct ClaimsError: Error, CustomStringConvertible {
     public static let leftOut = ClaimsError("left out (--no-claims)")
 }
 
-/// One claim: what is said, where, and the checks that must all hold for it to hold.
+/// One claim: what is said, where, the checks that must all hold for it to hold, and what the run
+/// must show for those checks to mean anything.
 public struct Claim: Codable, Sendable {
     public var id: String
     public var claim: String
@@ -63,14 +82,20 @@ public struct Claim: Codable, Sendable {
     public var checks: [Check]
     /// Set when obsbench cannot measure the claim at all: why.
     public var notMeasurable: String?
+    /// What must be true of the run before the checks are judged, written as checks: when one is
+    /// missing or out of its range, the claim is not measurable here (its checks are shown, not
+    /// judged). A claim about torn states requires that the views re-ran (`reruns_per_transaction`
+    /// above 0): a view that never re-ran shows nothing torn, and nothing at all.
+    public var requires: [Check]?
 
     enum CodingKeys: String, CodingKey {
-        case id, claim, source, checks
+        case id, claim, source, checks, requires
         case notMeasurable = "not_measurable"
     }
 }
 
-/// One number the claim predicts: `(row − minus + add) × factor`, expected within `low...high`.
+/// One number the claim predicts: `(row − minus + add) × factor`, expected within `low...high`
+/// and, where `above` is set, greater than it.
 public struct Check: Codable, Sendable {
     /// What the number is, in words.
     public var what: String
@@ -80,8 +105,19 @@ public struct Check: Codable, Sendable {
     public var factor: Double?
     /// The unit after `factor` is applied.
     public var unit: String
+    /// Inclusive bounds.
     public var low: Double?
     public var high: Double?
+    /// An exclusive lower bound: `"above": 0` is "more than zero".
+    public var above: Double?
+
+    /// Whether the range leaves 0 out from below (`low` > 0 or `above` ≥ 0).
+    var excludesZero: Bool { (low.map { $0 > 0 } ?? false) || (above.map { $0 >= 0 } ?? false) }
+
+    /// Whether `value` is in the range.
+    func contains(_ value: Double) -> Bool {
+        (low.map { value >= $0 } ?? true) && (high.map { value <= $0 } ?? true) && (above.map { value > $0 } ?? true)
+    }
 }
 
 /// Picks one row of `results.csv` by its columns; where several match, `largest` names the column
@@ -148,8 +184,10 @@ public struct ClaimVerdict: Sendable {
     /// Per check: what was measured and whether it fell in the claimed range, or why it was not measured.
     public var findings: [String]
 
-    /// Judges `claim` on `rows`: it holds when every check's number is in its range, is refuted
-    /// when any is outside, and is not measurable when a number is missing and none is outside.
+    /// Judges `claim` on `rows`: when a requirement is missing or out of its range it is not
+    /// measurable (its checks are listed, not judged); otherwise it holds when every check's number
+    /// is in its range, is refuted when any is outside, and is not measurable when a number is
+    /// missing and none is outside.
     public init(claim: Claim, rows: [ResultRow]) {
         self.claim = claim
         if let reason = claim.notMeasurable {
@@ -157,23 +195,43 @@ public struct ClaimVerdict: Sendable {
             findings = [reason]
             return
         }
-        var anyOutside = false
-        var anyMissing = false
         var findings: [String] = []
+        var unmet = 0
+        for requirement in claim.requires ?? [] {
+            let (finding, outcome) = Self.judge(requirement, rows: rows, claimed: "needed")
+            if outcome != .inside { unmet += 1 }
+            findings.append("requires \(finding)")
+        }
+        var outcomes: [Outcome] = []
         for check in claim.checks {
-            switch Self.measure(check, rows: rows) {
-            case .failure(let error):
-                anyMissing = true
-                findings.append("\(check.what): not measured — \(error.description)")
-            case .success(let (value, where_)):
-                let inside = (check.low.map { value >= $0 } ?? true) && (check.high.map { value <= $0 } ?? true)
-                if !inside { anyOutside = true }
-                findings.append(
-                    "\(check.what): \(NumberFormat.claimed(value))\(check.unit.isEmpty ? "" : " " + check.unit)\(where_) — claimed \(Self.range(check)) \(inside ? "✓" : "✗")")
-            }
+            let (finding, outcome) = Self.judge(check, rows: rows, claimed: "claimed")
+            outcomes.append(outcome)
+            findings.append(unmet > 0 ? "\(finding) (not judged)" : finding)
+        }
+        if unmet > 0 {
+            findings.insert("not judged: \(unmet) of its \((claim.requires ?? []).count) requirements not met, so its checks say nothing here", at: 0)
+            verdict = .notMeasurable
+        } else {
+            verdict = outcomes.contains(.outside) ? .refuted : outcomes.contains(.missing) ? .notMeasurable : .holds
         }
         self.findings = findings
-        verdict = anyOutside ? .refuted : anyMissing ? .notMeasurable : .holds
+    }
+
+    /// Where a check's number fell.
+    enum Outcome { case inside, outside, missing }
+
+    /// One check's finding ("what: value — claimed range ✓"), and where its number fell.
+    static func judge(_ check: Check, rows: [ResultRow], claimed: String) -> (String, Outcome) {
+        switch measure(check, rows: rows) {
+        case .failure(let error):
+            return ("\(check.what): not measured — \(error.description)", .missing)
+        case .success(let (value, where_)):
+            let inside = check.contains(value)
+            return (
+                "\(check.what): \(NumberFormat.claimed(value))\(check.unit.isEmpty ? "" : " " + check.unit)\(where_) — \(claimed) \(range(check)) \(inside ? "✓" : "✗")",
+                inside ? .inside : .outside
+            )
+        }
     }
 
     static func measure(_ check: Check, rows: [ResultRow]) -> Result<(Double, String), ClaimsError> {
@@ -199,12 +257,20 @@ public struct ClaimVerdict: Sendable {
     }
 
     static func range(_ check: Check) -> String {
-        switch (check.low, check.high) {
-        case let (low?, high?) where low == high: NumberFormat.claimed(low)
-        case let (low?, high?): "\(NumberFormat.claimed(low))–\(NumberFormat.claimed(high))"
-        case let (low?, nil): "≥ \(NumberFormat.claimed(low))"
-        case let (nil, high?): "≤ \(NumberFormat.claimed(high))"
-        case (nil, nil): "anything"
-        }
+        let inclusive: String? =
+            switch (check.low, check.high) {
+            case let (low?, high?) where low == high: NumberFormat.claimed(low)
+            case let (low?, high?): "\(NumberFormat.claimed(low))–\(NumberFormat.claimed(high))"
+            case let (low?, nil): "≥ \(NumberFormat.claimed(low))"
+            case let (nil, high?): "≤ \(NumberFormat.claimed(high))"
+            case (nil, nil): nil
+            }
+        let exclusive = check.above.map { "> \(NumberFormat.claimed($0))" }
+        return [exclusive, inclusive].compactMap { $0 }.joined(separator: ", ").nonEmpty ?? "anything"
     }
+}
+
+extension String {
+    /// Self, or nil when empty.
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

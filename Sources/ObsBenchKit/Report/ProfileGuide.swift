@@ -1,98 +1,286 @@
 import Foundation
 import ObservationStrategies
 
-/// The short guide at the top of a report: for a few application profiles, the strategy that wins
-/// on this run's numbers, the runner-up, and the metric that decided it. Only strategies that
-/// observe at all compete (`plain` is the floor, not a choice).
+/// The short guide at the top of a report: for a few application profiles, the strategies this
+/// run's numbers rank, best first, and what decided it.
+///
+/// A profile ranks a strategy only when three things hold:
+/// - its declared capabilities (`run.json`'s `strategy_details`, or the built-in descriptor for an
+///   older run) promise what the profile needs: every profile needs views that re-run (`plain` is
+///   the floor, not a choice), and "views must never see half a change" needs transactions. What
+///   strategies that do not promise it showed is listed apart, as observed, never ranked;
+/// - the run has every row the profile names as deciding (`needs`), for that strategy: a store whose
+///   views cost their subscription is not crowned from its in-view reads when the `subscription`
+///   suite was not run; the entry says what was lacking;
+/// - what decides is what was measured: a strategy keeping bytes outside the measured heap
+///   (`BytesOutsideHeap`) is not ranked on heap bytes, and one declaring transactions that showed a
+///   torn state, or whose views never re-ran in the consistency workloads, is not ranked on them.
+///
+/// Each strategy left out is named with why (`leftOut`).
 public struct ProfileGuide: Sendable {
-    /// One profile: what decides it and the strategies ranked by that.
+    /// A row a profile needs from every strategy it ranks: suite, workload and metric.
+    public struct Need: Sendable, Hashable, CustomStringConvertible {
+        public var suite: String
+        public var workload: String
+        public var metric: String
+
+        public init(_ suite: Suite, _ workload: String, _ metric: Metric) {
+            self.suite = suite.name
+            self.workload = workload
+            self.metric = metric.name
+        }
+
+        public var description: String { "\(suite)/\(workload) \(metric)" }
+    }
+
+    /// One profile: what it needs, what decides it, and the strategies ranked by that.
     public struct Entry: Sendable {
         public var profile: String
         /// The metric that decides, in words.
         public var decidedBy: String
-        /// Strategies by that metric, best first, with the value as text; empty when not measured.
+        /// What a strategy must declare to be ranked, said of it ("observes (re-runs views)",
+        /// "declares transactions (capabilities.transactional)").
+        public var promise: String
+        /// The rows every ranked strategy has in this run.
+        public var needs: [Need]
+        /// Strategies that promise the property and have every row, best first, with the value as
+        /// text; empty when none does (`remark` says why).
         public var ranking: [(strategy: String, value: String)]
-        /// Why no ranking, or what limits it.
+        /// Strategies that promise the property but are not ranked, each with why (rows missing,
+        /// bytes outside the heap, a promise this run contradicted).
+        public var leftOut: [(strategy: String, reason: String)]
+        /// What strategies that observe but do not promise the property showed here: facts, not a
+        /// ranking (only profiles whose promise is more than observing fill it).
+        public var observed: [(strategy: String, value: String)]
+        /// Why nobody is ranked, when nobody is.
         public var remark: String?
     }
 
     public var entries: [Entry]
 
-    /// - Parameter metadata: the run's `run.json`, whose strategy details say which strategies
-    ///   observe (a strategy it does not describe, in an older run, is looked up among the built-in ones).
+    /// - Parameter metadata: the run's `run.json`: its strategy details say what each strategy
+    ///   promises (a strategy it does not describe, in an older run, is looked up among the built-in
+    ///   ones), and its suites which suites were run.
     public init(rows: [ResultRow], metadata: RunMetadata? = nil) {
-        let observing = Set(
-            rows.map(\.strategy).filter { strategy in
-                RunMetadata.descriptor(of: strategy, in: [metadata]).map { $0.capabilities.granularity != .none } ?? false
-            })
-        let measured = rows.filter { !$0.isError && $0.statistics != nil && observing.contains($0.strategy) }
-        func value(_ row: ResultRow) -> Double { row.value! }
-
-        /// Each strategy's value of `metric` in `workload`, the row with the largest `by` if several.
-        func values(_ suite: String, _ workload: String, _ metric: Metric, largest: KeyPath<ResultRow, Int>? = nil) -> [(String, Double, ResultRow)] {
-            Dictionary(grouping: measured.filter { $0.suite == suite && $0.workload == workload && $0.metric == metric.name }, by: \.strategy)
-                .compactMap { strategy, rows in
-                    let row = largest.map { path in rows.max { $0[keyPath: path] < $1[keyPath: path] }! } ?? rows[0]
-                    return (strategy, value(row), row)
-                }
-                .sorted { $0.1 < $1.1 }
-        }
-
+        let evidence = Evidence(rows: rows, metadata: metadata)
         var entries: [Entry] = []
-        let memory = values("memory", "store-lifecycle", .freshBytesPerObject, largest: \.objects)
+
+        let lifecycle = Need(.memory, StoreLifecycleWorkload().name, .freshBytesPerObject)
+        let commonN = evidence.commonLargest(lifecycle, \.objects)
         entries.append(
-            Entry(
+            evidence.entry(
                 profile: "Many objects, few views (a large store, a screen shows a handful)",
-                decidedBy: "bytes per object" + (memory.first.map { " with N = \($0.2.objects)" } ?? ""),
-                ranking: memory.map { ($0.0, NumberFormat.bytes($0.1)) },
-                remark: memory.isEmpty ? "the memory suite was not run" : nil))
+                decidedBy: "bytes per object on the heap" + (commonN.map { " with N = \($0), the largest every strategy reached" } ?? ""),
+                needs: [lifecycle]
+            ) { strategy, descriptor in
+                guard let commonN, let bytes = evidence.value(lifecycle, strategy, objects: commonN) else { return .lacking("no \(lifecycle) row at N = \(commonN ?? 0)") }
+                if let outside = BytesOutsideHeap.note(for: descriptor) {
+                    return .notRanked("\(NumberFormat.bytes(bytes)) per object on the heap, but \(outside): not ranked on heap bytes")
+                }
+                return .ranked(bytes, NumberFormat.bytes(bytes))
+            })
 
         // One record shown in many places is the `shared` topology: every view reads the field
         // written. Compared at the largest S every strategy reached.
-        let shared = measured.filter { $0.suite == "scaling" && $0.workload == SubscriberScalingWorkload(topology: .shared).name && $0.metric == Metric.latency.name }
-        let commonS = Dictionary(grouping: shared, by: \.strategy).values.compactMap { $0.map(\.subscribers).max() }.min()
-        let scaling = shared.filter { $0.subscribers == commonS }.map { ($0.strategy, value($0)) }.sorted { $0.1 < $1.1 }
+        let shared = Need(.scaling, SubscriberScalingWorkload(topology: .shared).name, .latency)
+        let commonS = evidence.commonLargest(shared, \.subscribers)
         entries.append(
-            Entry(
+            evidence.entry(
                 profile: "Few objects, many views (one record shown in many places)",
                 decidedBy: "a write until all S views reading the written field have re-run" + (commonS.map { " (S = \($0))" } ?? ""),
-                ranking: scaling.map { ($0.0, NumberFormat.nanoseconds($0.1)) },
-                remark: scaling.isEmpty ? "the scaling suite was not run" : nil))
+                needs: [shared]
+            ) { strategy, _ in
+                guard let commonS, let latency = evidence.value(shared, strategy, subscribers: commonS) else { return .lacking("no \(shared) row at S = \(commonS ?? 0)") }
+                return .ranked(latency, NumberFormat.nanoseconds(latency))
+            })
 
-        // One observation deriving everything it shows; the combined views are the contrast (the notes predict they tear whatever the strategy).
-        let oneObservation = Set([1, 2].map { InvariantWorkload(writers: $0, views: .oneObservation).name })
-        let torn = measured.filter { $0.suite == "consistency" && $0.metric == Metric.tornObservations.name && oneObservation.contains($0.workload) }
-        let whole = Set(Dictionary(grouping: torn, by: \.strategy).filter { $0.value.allSatisfy { value($0) == 0 } && $0.value.count == oneObservation.count }.keys)
-        let transactions = values("latency", "transaction-2-fields", .latency).filter { whole.contains($0.0) }
-        entries.append(
-            Entry(
-                profile: "Cross-field invariants (views must never see half a change)",
-                decidedBy: "no torn state shown by one observation with one or two background writers, then the two-field transaction's latency",
-                ranking: transactions.map { ($0.0, NumberFormat.nanoseconds($0.1)) },
-                remark: torn.isEmpty
-                    ? "the consistency suite was not run"
-                    : whole.isEmpty ? "no strategy showed zero torn observations" : transactions.isEmpty ? "the latency suite was not run" : nil))
+        entries.append(Self.crossFieldEntry(evidence))
 
-        /// A profile decided by one latency workload's median.
-        func latencyEntry(_ profile: String, decidedBy: String, workload: String) -> Entry {
-            let ranking = values("latency", workload, .latency)
-            return Entry(
-                profile: profile, decidedBy: decidedBy, ranking: ranking.map { ($0.0, NumberFormat.nanoseconds($0.1)) },
-                remark: ranking.isEmpty ? "the latency suite was not run" : nil)
+        let subscription = Need(.subscription, SubscribeUnsubscribeWorkload().name, .latency)
+        /// A profile decided by one latency workload's median; `perView` adds the subscription's cost.
+        func latencyEntry(_ profile: String, decidedBy: String, workload: String, perView: Bool, unit: String = "") -> Entry {
+            let decisive = Need(.latency, workload, .latency)
+            return evidence.entry(profile: profile, decidedBy: decidedBy, needs: [decisive] + (perView ? [subscription] : [])) { strategy, _ in
+                let latency = evidence.value(decisive, strategy)!
+                let text = NumberFormat.nanoseconds(latency) + unit
+                guard perView else { return .ranked(latency, text) }
+                return .ranked(latency, "\(text); subscribe + unsubscribe \(NumberFormat.nanoseconds(evidence.value(subscription, strategy)!))")
+            }
         }
         entries.append(
             latencyEntry(
                 "Read-heavy views (bodies read many fields)",
-                decidedBy: "each further field read inside an open tracking scope (the scope's own cost is the next profile's)", workload: "read-in-view"))
+                decidedBy:
+                    "each further field read inside an open tracking scope (the scope's own cost is the next profile's), shown with what a view costs to subscribe and unsubscribe",
+                workload: ReadInsideViewWorkload().name, perView: true, unit: " per read"))
         entries.append(
             latencyEntry(
                 "Many small views (each body reads a field or two, re-rendered often)",
-                decidedBy: "opening a tracking scope with one read, fired by the next write (the write's own cost subtracted; a store of \(ViewScopeWorkload.storeSize) records)",
-                workload: ViewScopeWorkload().name))
+                decidedBy:
+                    "opening a tracking scope with one read, fired by the next write (the write's own cost subtracted; a store of \(ViewScopeWorkload.storeSize) records), shown with what a view costs to subscribe and unsubscribe",
+                workload: ViewScopeWorkload().name, perView: true))
         entries.append(
             latencyEntry(
                 "Write-heavy, each change shown (a live editor, a progress display)",
-                decidedBy: "a write until the one view reading it has re-run", workload: "write-observed"))
+                decidedBy: "a write until the one view reading it has re-run", workload: WriteObservedWorkload().name, perView: false))
         self.entries = entries
+    }
+
+    /// Views must never see half a change: only strategies declaring transactions are ranked, by
+    /// the two-field transaction's latency, and only where the consistency workloads' views re-ran
+    /// and saw nothing torn. The others' one-observation results are listed as observed.
+    static func crossFieldEntry(_ evidence: Evidence) -> Entry {
+        let workloads = [1, 2].map { InvariantWorkload(writers: $0, views: .oneObservation).name }
+        let torn = workloads.map { Need(.consistency, $0, .tornObservations) }
+        let reruns = workloads.map { Need(.consistency, $0, .rerunsPerTransaction) }
+        let transaction = Need(.latency, TwoFieldTransactionWorkload().name, .latency)
+
+        /// Torn states over both workloads and the re-runs per commit of each, when all are measured.
+        func consistency(_ strategy: String) -> (torn: Double, reruns: [Double])? {
+            let tornValues = torn.compactMap { evidence.value($0, strategy) }
+            let rerunValues = reruns.compactMap { evidence.value($0, strategy) }
+            guard tornValues.count == torn.count, rerunValues.count == reruns.count else { return nil }
+            return (tornValues.reduce(0, +), rerunValues)
+        }
+        func described(_ found: (torn: Double, reruns: [Double])) -> String {
+            "\(NumberFormat.count(found.torn)) torn states shown by one observation (\(workloads.joined(separator: ", "))), "
+                + "\(found.reruns.map(NumberFormat.count).joined(separator: " and ")) view re-runs per commit"
+        }
+        return evidence.entry(
+            profile: "Cross-field invariants (views must never see half a change)",
+            decidedBy: "declared transactions, then the two-field transaction's latency; the consistency workloads must show the views re-running and nothing torn",
+            promise: "declares transactions (capabilities.transactional)", promised: \.transactional,
+            needs: torn + reruns + [transaction],
+            observed: { strategy in
+                consistency(strategy).map(described) ?? "not measured by the consistency suite"
+            }
+        ) { strategy, _ in
+            let found = consistency(strategy)!
+            if found.torn > 0 { return .notRanked("declares transactions, yet \(described(found)): see the consistency table") }
+            if found.reruns.contains(0) { return .notRanked("its views did not re-run in every consistency workload (\(described(found))), so nothing was checked") }
+            let latency = evidence.value(transaction, strategy)!
+            return .ranked(latency, NumberFormat.nanoseconds(latency))
+        }
+    }
+
+    /// What the guide decided of one strategy for one profile.
+    enum Judgement {
+        /// Ranked by `key` (smaller is better), shown as `text`.
+        case ranked(Double, String)
+        /// Lacks a row the profile needs.
+        case lacking(String)
+        /// Has the rows, but they do not decide it here: why.
+        case notRanked(String)
+    }
+
+    /// The run's rows and strategies, as every profile reads them.
+    struct Evidence {
+        let rows: [ResultRow]
+        let metadata: RunMetadata?
+        /// The strategies of the run (`-`, the store-isolation and pool suites' rows, excluded), in
+        /// `run.json`'s order, then any only the rows name.
+        let strategies: [String]
+
+        init(rows: [ResultRow], metadata: RunMetadata?) {
+            self.rows = rows
+            self.metadata = metadata
+            var seen = Set<String>()
+            strategies = ((metadata?.strategies ?? []) + rows.map(\.strategy)).filter { $0 != "-" && seen.insert($0).inserted }
+        }
+
+        func descriptor(_ strategy: String) -> StrategyDescriptor? {
+            RunMetadata.descriptor(of: strategy, in: [metadata])
+        }
+
+        /// Rows of `need` for `strategy` that have a value.
+        func measured(_ need: Need, _ strategy: String) -> [ResultRow] {
+            rows.filter { $0.suite == need.suite && $0.workload == need.workload && $0.metric == need.metric && $0.strategy == strategy && !$0.isError && $0.value != nil }
+        }
+
+        /// The value of `need` for `strategy`, at a sweep point where given (else its first row).
+        func value(_ need: Need, _ strategy: String, objects: Int? = nil, subscribers: Int? = nil) -> Double? {
+            measured(need, strategy).first { row in objects.map { row.objects == $0 } ?? true && subscribers.map { row.subscribers == $0 } ?? true }?.value
+        }
+
+        /// The largest sweep point every strategy that observes and has rows of `need` reached.
+        func commonLargest(_ need: Need, _ point: KeyPath<ResultRow, Int>) -> Int? {
+            strategies.filter { descriptor($0).map { $0.capabilities.granularity != .none } ?? false }
+                .compactMap { measured(need, $0).map { $0[keyPath: point] }.max() }.min()
+        }
+
+        /// Whether the run included `suite` at all.
+        func ran(_ suite: String) -> Bool {
+            metadata?.suites.contains(suite) ?? false || rows.contains { $0.suite == suite }
+        }
+
+        /// Why `strategy` lacks some of `needs`; nil when it has them all.
+        func lacking(_ needs: [Need], _ strategy: String) -> String? {
+            var reasons: [String] = []
+            for need in needs where measured(need, strategy).isEmpty {
+                if !ran(need.suite) {
+                    reasons.append("the \(need.suite) suite was not run")
+                } else if rows.contains(where: { $0.suite == need.suite && $0.strategy == strategy && $0.isError }) {
+                    reasons.append("its \(need.suite) worker failed")
+                } else {
+                    reasons.append("no \(need) row")
+                }
+            }
+            var seen = Set<String>()
+            let distinct = reasons.filter { seen.insert($0).inserted }
+            return distinct.isEmpty ? nil : distinct.joined(separator: "; ")
+        }
+
+        /// One profile's entry: every strategy of the run that observes is judged by `judge` if it
+        /// promises the property and has every row of `needs`; those that observe without the
+        /// promise are described by `observed`; `plain` and the like (no observation) are left out
+        /// silently, as the report's introduction says.
+        func entry(
+            profile: String, decidedBy: String, promise: String = "observes (re-runs views)", promised: (Capabilities) -> Bool = { _ in true },
+            needs: [Need], observed describe: ((String) -> String)? = nil, judge: (String, StrategyDescriptor) -> Judgement
+        ) -> Entry {
+            var ranked: [(key: Double, strategy: String, value: String)] = []
+            var leftOut: [(strategy: String, reason: String)] = []
+            var observed: [(strategy: String, value: String)] = []
+            var promising = 0
+            for strategy in strategies {
+                guard let descriptor = descriptor(strategy) else {
+                    leftOut.append((strategy, "its capabilities are unknown: run.json does not describe it and it is not built in"))
+                    continue
+                }
+                guard descriptor.capabilities.granularity != .none else { continue }
+                guard promised(descriptor.capabilities) else {
+                    if let describe { observed.append((strategy, describe(strategy))) }
+                    continue
+                }
+                promising += 1
+                if let reason = lacking(needs, strategy) {
+                    leftOut.append((strategy, "lacks its deciding rows: \(reason)"))
+                    continue
+                }
+                switch judge(strategy, descriptor) {
+                case .ranked(let key, let text): ranked.append((key, strategy, text))
+                case .lacking(let reason): leftOut.append((strategy, "lacks its deciding rows: \(reason)"))
+                case .notRanked(let reason): leftOut.append((strategy, reason))
+                }
+            }
+            let ranking = ranked.sorted { $0.key < $1.key }.map { (strategy: $0.strategy, value: $0.value) }
+            var remark: String?
+            if promising == 0 {
+                remark = "no strategy in this run \(promise): nobody is ranked"
+            } else if ranking.isEmpty {
+                let missingEverywhere = needs.filter { need in strategies.allSatisfy { measured(need, $0).isEmpty } }
+                if missingEverywhere.isEmpty {
+                    remark = "nobody is ranked: every strategy that promises it was left out (see below)"
+                } else {
+                    let notRun = Set(missingEverywhere.map(\.suite)).filter { !ran($0) }.sorted()
+                    remark =
+                        "nobody is ranked: the run has no \(missingEverywhere.map(\.description).joined(separator: ", ")) row"
+                        + (notRun.isEmpty ? "" : " (\(notRun.map { "the \($0) suite was not run" }.joined(separator: "; ")))")
+                }
+            }
+            return Entry(
+                profile: profile, decidedBy: decidedBy, promise: promise, needs: needs, ranking: ranking, leftOut: leftOut, observed: observed,
+                remark: remark)
+        }
     }
 }

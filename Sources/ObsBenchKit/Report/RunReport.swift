@@ -61,15 +61,7 @@ public struct RunReport: Sendable {
         }
 
         blocks.append(.heading(level: 2, text: "Which strategy for which app"))
-        blocks.append(.paragraph("Drawn from this run's numbers; only strategies that observe compete. A close second is often a fine choice: see the tables below."))
-        var guide: [[String]] = []
-        for entry in ProfileGuide(rows: rows, metadata: metadata).entries {
-            let ranking = entry.ranking
-            let winner = ranking.first.map { "**\($0.strategy)** (\($0.value))" } ?? "—"
-            let next = ranking.dropFirst().prefix(2).map { "\($0.strategy) (\($0.value))" }.joined(separator: ", ")
-            guide.append([entry.profile, winner, next.isEmpty ? "—" : next, entry.remark.map { "\(entry.decidedBy); \($0)" } ?? entry.decidedBy])
-        }
-        blocks.append(.table(header: ["profile", "winner", "next", "decided by"], rows: guide))
+        blocks += Self.guide(ProfileGuide(rows: rows, metadata: metadata))
 
         let suites = SuiteRegistry.all.filter { suite in rows.contains { $0.suite == suite.name } }
         let strategies = (metadata?.strategies ?? []).isEmpty ? Array(Set(rows.map(\.strategy))).sorted() : metadata!.strategies
@@ -112,6 +104,53 @@ public struct RunReport: Sendable {
             .paragraph(
                 "Files: `results.csv` (every statistic), `samples.csv` (raw samples), `rounds.csv` (each worker's rows), `run.json`, `plots/`. Regenerate this page with `obsbench report` on this folder."
             ))
+    }
+
+    /// "Which strategy for which app": one table row per profile (winner, next two, what decided
+    /// it and the rows it needs), then, per profile, who was left out and why, and what strategies
+    /// that do not promise the property showed.
+    static func guide(_ guide: ProfileGuide) -> [Block] {
+        var blocks: [Block] = [
+            .paragraph(
+                "Drawn from this run's numbers. A profile ranks only strategies whose declared capabilities promise what it needs (every profile: views that re-run, so `plain` never competes) and that have every row it names; a strategy left out is listed below with why. A close second is often a fine choice: see the tables below."
+            )
+        ]
+        var table: [[String]] = []
+        var notes: [String] = []
+        for entry in guide.entries {
+            let ranking = entry.ranking
+            let winner = ranking.first.map { "**\($0.strategy)** (\($0.value))" } ?? "—"
+            let next = ranking.dropFirst().prefix(2).map { "\($0.strategy) (\($0.value))" }.joined(separator: ", ")
+            table.append([
+                entry.profile, winner, next.isEmpty ? "—" : next, entry.remark.map { "\(entry.decidedBy); \($0)" } ?? entry.decidedBy,
+                entry.needs.map { "`\($0)`" }.joined(separator: "<br>"),
+            ])
+            var parts: [String] = []
+            if !entry.leftOut.isEmpty {
+                parts.append("not ranked: " + Self.grouped(entry.leftOut.map { ($0.strategy, $0.reason) }).map { "\($0.strategies) (\($0.text))" }.joined(separator: "; "))
+            }
+            if !entry.observed.isEmpty {
+                parts.append(
+                    "observed here, not promised (a strategy ranks here only if it \(entry.promise)): "
+                        + Self.grouped(entry.observed.map { ($0.strategy, $0.value) }).map { "\($0.strategies): \($0.text)" }.joined(separator: "; "))
+            }
+            if !parts.isEmpty { notes.append("**\(entry.profile)** — " + parts.joined(separator: ". ")) }
+        }
+        blocks.append(.table(header: ["profile", "winner", "next", "decided by", "rows it needs"], rows: table))
+        if !notes.isEmpty { blocks.append(.list(notes)) }
+        return blocks
+    }
+
+    /// Strategies that share a text, named together, in the order each text first appears:
+    /// [(a, x), (b, y), (c, x)] is [("a, c", x), ("b", y)].
+    static func grouped(_ items: [(String, String)]) -> [(strategies: String, text: String)] {
+        var order: [String] = []
+        var names: [String: [String]] = [:]
+        for (strategy, text) in items {
+            if names[text] == nil { order.append(text) }
+            names[text, default: []].append(strategy)
+        }
+        return order.map { (names[$0]!.joined(separator: ", "), $0) }
     }
 
     /// The operations "Where the cost goes" breaks down, as latency workloads.
