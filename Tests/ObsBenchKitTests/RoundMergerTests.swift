@@ -42,6 +42,39 @@ struct RoundMergerTests {
         #expect(merged.allSatisfy { $0.rounds == 3 })
     }
 
+    @Test("a row some rounds gave no value is pooled over the rounds that did, counts them and names the others")
+    func incompleteRounds() {
+        // Round 2 wrote the row without a value: statistics over rounds 1 and 3, never round 1's alone.
+        let rounds = [
+            [Self.row("read", metric: "loop_overhead", value: 1)], [Self.row("read", metric: "loop_overhead", value: nil)],
+            [Self.row("read", metric: "loop_overhead", value: 3)],
+        ]
+        let merged = RoundMerger.merge(rounds: rounds, samples: [])
+        #expect(merged.count == 1)
+        #expect(merged[0].rounds == 2)
+        #expect(merged[0].statistics?.median == 2 && merged[0].statistics?.count == 2)
+        #expect(merged[0].note.hasSuffix("; 2 of 3 rounds: none from round 2"), "\(merged[0].note)")
+
+        // Round 2 failed (an error row instead): the sampled row pools rounds 1 and 3 and says so.
+        let error = ResultRow.error(runID: "r", suite: "latency", strategy: "plain", message: "worker crashed")
+        let failed = RoundMerger.merge(
+            rounds: [[Self.row("read", metric: "latency", value: 2)], [error], [Self.row("read", metric: "latency", value: 20)]],
+            samples: Self.samples([1, 2, 3], round: 1) + Self.samples([10, 20, 30], round: 3))
+        #expect(failed.count == 2 && failed[1].isError)
+        #expect(failed[0].rounds == 2 && failed[0].statistics == Statistics([1, 2, 3, 10, 20, 30]))
+        #expect(failed[0].note == "n; samples of 2 rounds pooled; 2 of 3 rounds: none from round 2")
+
+        // Only round 1 of three counted an instruction row: one value, not a mean over layouts.
+        let counted = RoundMerger.merge(
+            rounds: [[Self.row("read", metric: "instructions", value: 280)], [Self.row("read", metric: "instructions", value: nil)], []], samples: [])
+        #expect(counted[0].rounds == 1 && !counted[0].isMeanOverLayouts && counted[0].value == 280)
+        #expect(counted[0].note.hasSuffix("; 1 of 3 rounds: none from rounds 2, 3"))
+
+        // No round gave a value (a figure the strategy does not have): the row stays as it is.
+        let none = RoundMerger.merge(rounds: [[Self.row("read", metric: "allocations", value: nil)], [Self.row("read", metric: "allocations", value: nil)]], samples: [])
+        #expect(none[0].statistics == nil && none[0].rounds == 2 && none[0].note == "n")
+    }
+
     @Test("error rows pass through naming their round; one round is returned unchanged")
     func errorsAndSingleRound() {
         let error = ResultRow.error(runID: "r", suite: "latency", strategy: "plain", message: "worker crashed")

@@ -1,9 +1,11 @@
+import Foundation
 import Testing
 
 @testable import ObsBenchKit
 
-/// The terminal tables: never wider than 120 columns, no ratio against a value that does not
+/// The terminal tables: never wider than 120 columns, no comparison with a value that does not
 /// differ from the empty loop, and a scaling sweep that stops only where its growth is decided.
+/// (Cells whose intervals cross: `UncertainFiguresTests`.)
 @Suite("Summary tables")
 struct SummaryTableTests {
     static func latencyRow(_ workload: String, _ strategy: String, median: Double, p10: Double, objects: Int = 1_000) -> ResultRow {
@@ -42,7 +44,9 @@ struct SummaryTableTests {
         #expect(removed.notingIndistinguishable().note.contains("not distinguishable from the empty loop"))
         #expect(SummaryTable.costCell(removed, floor: nil, measure: .time) == ResultRow.indistinguishableText)
         #expect(SummaryTable.costCell(real, floor: removed, measure: .time) == "18.7 ns")
-        #expect(SummaryTable.costCell(real, floor: Self.latencyRow("x", "plain", median: 1.87, p10: 1.5), measure: .time).hasPrefix("18.7 ns (×10"))
+        // Against a floor of a few ns, the net difference and no ratio.
+        #expect(SummaryTable.costCell(real, floor: Self.latencyRow("x", "plain", median: 1.87, p10: 1.5), measure: .time) == "18.7 ns (+16.8 ns)")
+        #expect(SummaryTable.costCell(real, floor: Self.latencyRow("x", "plain", median: 12, p10: 11), measure: .time) == "18.7 ns (+6.70 ns, ×1.56)")
 
         let rows = [
             removed, real, Self.latencyRow("read-untracked", "plain", median: 4, p10: 3), Self.latencyRow("read-untracked", "observable", median: 27, p10: 25),
@@ -63,11 +67,11 @@ struct SummaryTableTests {
                 metric: Metric.instructions.name, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
         }
         let timed = [Self.latencyRow("read-untracked", "plain", median: 4, p10: 3), Self.latencyRow("read-untracked", "observable", median: 27, p10: 25)]
-        #expect(SummaryTable.latencyTables(of: .latency, rows: timed, strategies: ["plain", "observable"])[0].heading == "latency — median ns/op (× plain)")
+        #expect(SummaryTable.latencyTables(of: .latency, rows: timed, strategies: ["plain", "observable"])[0].heading == "latency — median ns/op (net of plain, × plain)")
         // Layouts 270, 280, 290, 300, 1,000: median 290, mean 428.
         let rows = timed + [counted("plain", [66, 66, 66, 66, 66]), counted("observable", [270, 280, 290, 300, 1_000])]
         let table = SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "observable"])[0]
-        #expect(table.heading == "latency — median ns/op · mean Ir/op over 5 layouts (× plain)")
+        #expect(table.heading == "latency — median ns/op · mean Ir/op over 5 layouts (net of plain, × plain)")
         #expect(table.rows.last?.cells.first?.contains("428 Ir") == true, "\(table.rows)")
     }
 
@@ -83,25 +87,29 @@ struct SummaryTableTests {
         let rows = [counted("plain", 600, records: 80), counted("grdb-queue", 60_000, records: nil)]
         #expect(rows.map(\.drawnRecords) == [80, nil])
         let table = try #require(SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "grdb-queue"]).first)
-        #expect(table.rows.map { $0.cells.first ?? "" } == ["600 Ir\(SummaryTable.drawnMark) (×1.00)", "60000 Ir (×100)"], "\(table.rows)")
+        #expect(table.rows.map { $0.cells.first ?? "" } == ["600 Ir\(SummaryTable.drawnMark)", "60000 Ir (+59400 Ir, ×100)"], "\(table.rows)")
         #expect(table.footnotes.contains { $0.hasPrefix("\(SummaryTable.drawnMark) the mean over records 1–80") }, "\(table.footnotes)")
-        // Counted on record 1 alone (--draws 1), nothing is marked and no footnote is needed.
+        // Counted on record 1 alone (--draws 1), nothing is marked and no drawn footnote is needed.
         let undrawn = try #require(SummaryTable.latencyTables(of: .latency, rows: [counted("plain", 600, records: nil)], strategies: ["plain"]).first)
-        #expect(undrawn.footnotes.isEmpty && undrawn.rows.first?.cells.first?.contains(SummaryTable.drawnMark) == false)
+        #expect(!undrawn.footnotes.contains { $0.hasPrefix(SummaryTable.drawnMark) } && undrawn.rows.first?.cells.first?.contains(SummaryTable.drawnMark) == false)
     }
 
-    @Test("a sweep stops before a costly point only once its growth is at least linear")
+    @Test("a sweep stops before a costly point only once its last decade grew as S^0.9 or steeper")
     func scalingStopsWhenDecided() {
         // GRDB, shared topology: 3.7 ms at S=100, 113 ms at S=1000 (slope 1.49); S=10000 would take seconds.
         let superlinear: [(subscribers: Int, nanoseconds: Double)] = [(10, 417e3), (100, 3.68e6), (1_000, 113e6)]
         let stop = SubscriberScalingWorkload.stopsBefore(10_000, after: superlinear)
         #expect(stop != nil)
         #expect(abs((stop?.slope ?? 0) - 1.49) < 0.01)
-        // Growing slower than linearly (fixed costs still dominate) to the same cost: the next point is measured.
+        // Growing more slowly than S^0.9 (fixed costs still dominate) to the same cost: the next point is measured.
         #expect(SubscriberScalingWorkload.stopsBefore(10_000, after: [(100, 28e6), (1_000, 113e6)]) == nil)
-        // At least linear but cheap (observations, 3.3 ms at S=1000): measured.
+        // Steep enough but cheap (observations, 3.3 ms at S=1000): measured.
         #expect(SubscriberScalingWorkload.stopsBefore(10_000, after: [(100, 335e3), (1_000, 3.3e6)]) == nil)
         // GRDB at S=100 on a noisy run (slope 1.22 from S=10): S=1000 is still cheap enough to measure.
         #expect(SubscriberScalingWorkload.stopsBefore(1_000, after: [(10, 417e3), (100, 6.9e6)]) == nil)
+        // The rule is the code's 0.9, not "linear": S^0.95 to a costly point stops, S^0.85 does not.
+        #expect(SubscriberScalingWorkload.stopSlope == 0.9)
+        #expect(SubscriberScalingWorkload.stopsBefore(10_000, after: [(100, 1e8 / pow(10, 0.95)), (1_000, 1e8)]) != nil)
+        #expect(SubscriberScalingWorkload.stopsBefore(10_000, after: [(100, 1e8 / pow(10, 0.85)), (1_000, 1e8)]) == nil)
     }
 }

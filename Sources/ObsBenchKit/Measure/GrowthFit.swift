@@ -53,6 +53,110 @@ public enum GrowthFit {
         return log(high.cost / low.cost) / log(high.size / low.size)
     }
 
+    /// A point of a sweep: its size, its cost (a median) and the cost's 95% interval.
+    public typealias IntervalPoint = (size: Double, cost: Double, low: Double, high: Double)
+
+    /// The 95% interval of ``linear(_:)``'s slope b over `points`, the wider of two, so that b is
+    /// beyond noise only where both exclude zero: the range b takes as each point's cost moves
+    /// within its own interval (b is a weighted sum of the costs, so each bound takes each point's
+    /// low or high end by the sign of its weight: the points' own noise), and, with three points or
+    /// more, b ± t(0.975, n − 2) × its standard error from the points' scatter about the line (what
+    /// moved between points: a regime change of the machine during the sweep). Nil where `linear`
+    /// is nil.
+    public static func linearSlopeInterval(_ points: [IntervalPoint]) -> ClosedRange<Double>? {
+        guard let line = linear(points.map { ($0.size, $0.cost) }) else { return nil }
+        let meanX = points.map(\.size).reduce(0, +) / Double(points.count)
+        let sumSquaresX = points.reduce(0) { $0 + ($1.size - meanX) * ($1.size - meanX) }
+        var low = 0.0
+        var high = 0.0
+        for point in points {
+            let weight = (point.size - meanX) / sumSquaresX
+            low += weight * (weight >= 0 ? point.low : point.high)
+            high += weight * (weight >= 0 ? point.high : point.low)
+        }
+        if points.count > 2 {
+            let residuals = points.reduce(0) { sum, point in
+                let residual = point.cost - (line.intercept + line.slope * point.size)
+                return sum + residual * residual
+            }
+            let margin = studentT975(degreesOfFreedom: points.count - 2) * (residuals / Double(points.count - 2) / sumSquaresX).squareRoot()
+            low = Swift.min(low, line.slope - margin)
+            high = Swift.max(high, line.slope + margin)
+        }
+        return Swift.min(low, line.slope)...Swift.max(high, line.slope)
+    }
+
+    /// The rise over a sweep, as a multiple of its smallest median, that the line a + b·S must
+    /// predict (|b| × (largest S − smallest S)) before b counts as beyond noise: 1, a doubling.
+    /// Each point is measured in its own stretch of one worker, and a shared machine's regime can
+    /// change between them, which no point's own interval sees: in the committed runs, the lines of
+    /// sweeps that do not grow rose or fell by at most 0.90 of their smallest median (`published`
+    /// disjoint, one slow point), those of sweeps that grow by 6.6 or more.
+    public static let minimumRise = 1.0
+
+    /// b of the line a + b·S over `points`, its 95% interval (``linearSlopeInterval(_:)``), and
+    /// whether it is beyond noise: its interval excludes zero and the rise it predicts over the
+    /// sweep is at least ``minimumRise`` of the smallest median. Nil where `linear` is nil.
+    public static func costPerView(_ points: [IntervalPoint]) -> (value: Double, interval: ClosedRange<Double>, beyondNoise: Bool)? {
+        guard let line = linear(points.map { ($0.size, $0.cost) }), let interval = linearSlopeInterval(points),
+            let smallest = points.map(\.cost).min(), let first = points.map(\.size).min(), let last = points.map(\.size).max()
+        else { return nil }
+        let rise = abs(line.slope) * (last - first)
+        return (line.slope, interval, !interval.contains(0) && rise >= minimumRise * smallest)
+    }
+
+    /// The 95% interval of ``lastStepSlope(_:)``: the slope from the lower point's high end to the
+    /// higher point's low end, and from its low end to the high end. Nil where `lastStepSlope` is
+    /// nil or an interval reaches zero (a logarithm of it is unbounded).
+    public static func lastStepSlopeInterval(_ points: [IntervalPoint]) -> ClosedRange<Double>? {
+        let sorted = points.sorted { $0.size < $1.size }
+        guard let slope = lastStepSlope(sorted.map { ($0.size, $0.cost) }) else { return nil }
+        let (lower, upper) = (sorted[sorted.count - 2], sorted[sorted.count - 1])
+        guard lower.low > 0, upper.low > 0 else { return nil }
+        let decades = log(upper.size / lower.size)
+        let low = log(upper.low / lower.high) / decades
+        let high = log(upper.high / lower.low) / decades
+        return Swift.min(low, slope)...Swift.max(high, slope)
+    }
+
+    /// Student's t distribution's 97.5th percentile (a two-sided 95% interval) for 1 to 30 degrees
+    /// of freedom; the normal's 1.96 beyond.
+    static func studentT975(degreesOfFreedom: Int) -> Double {
+        let table = [
+            12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+            2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+        ]
+        return degreesOfFreedom >= 1 && degreesOfFreedom <= table.count ? table[degreesOfFreedom - 1] : 1.96
+    }
+
+    /// The log-log slope below which a summary names growth O(1) (``label(_:variable:)``).
+    public static let constantBelow = 0.2
+
+    /// The growth class a sweep's figures support, or nil where they support none (the table says
+    /// "class within noise"). `slopeInterval` is ``lastStepSlopeInterval(_:)``; `grows` says
+    /// whether b is positive and beyond noise (``costPerView(_:)``).
+    ///
+    /// - O(1) where the whole slope interval is below ``constantBelow``.
+    /// - Otherwise a class only where the cost grows (`grows`) and the slope interval lies above
+    ///   zero: the class of both ends where they agree (``label(_:variable:)``: O(S) from 0.8 to
+    ///   under 1.2), else the exponent's range to a tenth ("O(S^1.2–1.4)"; "O(S^1.2)" where both
+    ///   ends round alike).
+    /// - A sweep that stopped early (`stopped`) grows at least as steeply as it last did, and never
+    ///   less at larger S: "≥" the class of the interval's lower end, to a tenth below it.
+    public static func supportedLabel(slopeInterval: ClosedRange<Double>, grows: Bool, stopped: Bool = false, variable: String = "S") -> String? {
+        if !stopped, slopeInterval.upperBound < constantBelow { return "O(1)" }
+        guard grows, slopeInterval.lowerBound > 0 else { return nil }
+        if stopped {
+            let floored = (slopeInterval.lowerBound * 10).rounded(.down) / 10
+            guard floored > 0 else { return nil }
+            return "≥ " + (floored == 1 ? "O(\(variable))" : floored == 2 ? "O(\(variable)²)" : "O(\(variable)^\(NumberFormat.fixed(floored, digits: 1)))")
+        }
+        let (low, high) = (label(slopeInterval.lowerBound, variable: variable), label(slopeInterval.upperBound, variable: variable))
+        if low == high { return low }
+        let (lowExponent, highExponent) = (NumberFormat.fixed(slopeInterval.lowerBound, digits: 1), NumberFormat.fixed(slopeInterval.upperBound, digits: 1))
+        return lowExponent == highExponent ? "O(\(variable)^\(lowExponent))" : "O(\(variable)^\(lowExponent)–\(highExponent))"
+    }
+
     /// How a summary names a slope: O(1), O(S), O(S²), or the exponent between them.
     public static func label(_ slope: Double, variable: String = "S") -> String {
         switch slope {

@@ -32,6 +32,27 @@ public enum NumberFormat {
         }
     }
 
+    /// A difference in nanoseconds, signed, scaled as ``nanoseconds(_:)`` scales its magnitude:
+    /// `signedNanoseconds(52.1)` is "+52.1 ns", `signedNanoseconds(-1_234)` is "-1.23 µs".
+    static func signedNanoseconds(_ difference: Double) -> String {
+        (difference < 0 ? "-" : "+") + nanoseconds(abs(difference))
+    }
+
+    /// A difference in instructions, signed: `signedInstructions(214)` is "+214 Ir", `signedInstructions(-3.5)` is "-3.5 Ir".
+    static func signedInstructions(_ difference: Double) -> String {
+        (difference < 0 ? "-" : "+") + instructions(abs(difference))
+    }
+
+    /// A small cost per unit (ns per view), signed where negative, with two significant digits
+    /// below 0.01 ns so that no figure prints as zero: `smallNanoseconds(-0.0017)` is "-0.0017 ns",
+    /// `smallNanoseconds(1_940)` is "1.94 µs".
+    static func smallNanoseconds(_ value: Double) -> String {
+        let magnitude = abs(value)
+        guard magnitude < 0.01, magnitude > 0 else { return value < 0 ? signedNanoseconds(value) : nanoseconds(value) }
+        let digits = min(9, Int(-log10(magnitude).rounded(.down)) + 2)
+        return (value < 0 ? "-" : "") + String(format: "%.\(digits)f ns", magnitude)
+    }
+
     /// Instructions, in Ir or kIr: `instructions(42.5)` is "42.5 Ir", `instructions(824)` is "824 Ir", `instructions(123_456)` is "123.5 kIr".
     public static func instructions(_ instructions: Double) -> String {
         switch abs(instructions) {

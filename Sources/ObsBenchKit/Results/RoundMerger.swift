@@ -9,11 +9,15 @@
 /// In the instruction mode each round is one memory layout (``LayoutSeed``): an instruction row's
 /// statistics are over the layouts' values (each its worker's median repeat), and its value is
 /// their mean (``ResultRow/value``).
+///
+/// A row some rounds did not give a value (a round that failed, or wrote the row without one) is
+/// pooled over the rounds that did: its `rounds` counts them, and its note says which were missing
+/// ("7 of 8 rounds: none from round 3"). Its figures are never one round's standing in for all.
 public enum RoundMerger {
     public static func merge(rounds: [[ResultRow]], samples: [SampleRow]) -> [ResultRow] {
         guard rounds.count > 1 else { return rounds.first ?? [] }
         var order: [RowKey] = []
-        var groups: [RowKey: [ResultRow]] = [:]
+        var groups: [RowKey: [(round: Int, row: ResultRow)]] = [:]
         var errors: [ResultRow] = []
         for (index, rows) in rounds.enumerated() {
             for row in rows {
@@ -25,7 +29,7 @@ public enum RoundMerger {
                 }
                 let key = RowKey(row)
                 if groups[key] == nil { order.append(key) }
-                groups[key, default: []].append(row)
+                groups[key, default: []].append((index + 1, row))
             }
         }
         let sampledKeys = Dictionary(grouping: order, by: { SampleKey(workload: $0.workload, metric: $0.metric, subscribers: $0.subscribers) })
@@ -33,24 +37,37 @@ public enum RoundMerger {
         var merged: [ResultRow] = []
         for key in order {
             let group = groups[key]!
-            var row = group[0]
-            row.rounds = group.count
+            // The rounds that gave this row a value; a row no round gave one stays as it is (a
+            // figure the strategy does not have), over every round that wrote it.
+            let valued = group.filter { $0.row.statistics != nil }
+            let counted = valued.isEmpty ? group : valued
+            var row = (valued.first ?? group[0]).row
+            row.rounds = counted.count
             let sampleKey = SampleKey(workload: key.workload, metric: key.metric, subscribers: key.subscribers)
             if !row.isMeanOverLayouts, let values = pooled[sampleKey]?.map(\.value), !values.isEmpty, sampledKeys[sampleKey]?.count == 1 {
                 row.statistics = Statistics(values)
-                row.note += "; samples of \(group.count) rounds pooled"
-            } else {
+                row.note += "; samples of \(counted.count) rounds pooled"
+            } else if !valued.isEmpty {
                 // One value a round: a count's, or in the instruction mode a layout's.
-                let values = group.compactMap { $0.statistics?.median }
-                if values.count == group.count, let statistics = Statistics(values) {
+                let values = valued.compactMap { $0.row.statistics?.median }
+                if let statistics = Statistics(values) {
                     row.statistics = statistics
                     if row.isMeanOverLayouts {
                         row.note +=
-                            "; mean of \(group.count) memory layouts, \(NumberFormat.instructions(statistics.min))–\(NumberFormat.instructions(statistics.max)) \(row.unit)"
+                            "; mean of \(values.count) memory layouts, \(NumberFormat.instructions(statistics.min))–\(NumberFormat.instructions(statistics.max)) \(row.unit)"
                     } else if Set(values).count > 1 {
-                        row.note += "; statistics over the \(group.count) rounds' values"
+                        row.note += "; statistics over the \(values.count) rounds' values"
                     }
+                } else {
+                    row.statistics = nil
+                    row.note += "; no statistics: a round's value is not finite"
                 }
+            }
+            if !valued.isEmpty, valued.count < rounds.count {
+                let valuedRounds = Set(valued.map(\.round))
+                let missing = (1...rounds.count).filter { !valuedRounds.contains($0) }
+                row.note +=
+                    "; \(valued.count) of \(rounds.count) rounds: none from round\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", "))"
             }
             merged.append(row)
         }

@@ -2,8 +2,8 @@ import Foundation
 
 /// One table of a suite's end-of-run summary: a row per strategy (or, for a suite that measures
 /// none, per isolation kind, store or probe) with the suite's own figures, built by the suite's
-/// `tables` (latency: the operations' medians and their ratios to `plain` measured in the same
-/// run; the concrete loops and harness shares; the scans).
+/// `tables` (latency: the operations' medians, net of `plain` measured in the same run and, where
+/// `plain` is well measured, their ratios to it; the concrete loops and harness shares; the scans).
 ///
 /// Printed, a table never runs wider than ``width`` columns: a table with more columns than fit
 /// is printed in parts, each repeating the row label, and long lines are wrapped.
@@ -47,8 +47,8 @@ public struct SummaryTable: Sendable {
         }.joined(separator: " · ")
     }
 
-    /// One cell per measure, joined: "1.2 µs (×3.4) · 824 Ir (×12)"; `row` gives a measure's row
-    /// and the row whose median it is held against (nil: no ratio).
+    /// One cell per measure, joined: "1.2 µs (+0.85 µs, ×3.4) · 824 Ir (+758 Ir, ×12)"; `row` gives
+    /// a measure's row and the row it is held against (nil: no comparison), see ``costCell(_:floor:measure:)``.
     static func costCell(measures: [CostMeasure], failed: Bool, _ row: (CostMeasure) -> (ResultRow?, floor: ResultRow?)) -> String {
         let parts = measures.map { measure -> String? in
             let (row, floor) = row(measure)
@@ -81,19 +81,26 @@ public struct SummaryTable: Sendable {
     static func drawnFootnote(rows: [ResultRow], suite: String) -> String? {
         guard let records = rows.lazy.filter({ $0.suite == suite }).compactMap(\.drawnRecords).first else { return nil }
         return
-            "\(drawnMark) the mean over records 1–\(records) in each layout (a synchronous strategy's read-in-view, write-observed and transaction-2-fields: each record's observer tables collide their own way); other counts are record 1's, the median of its pairs, and an unmarked count's ratio holds it against plain's mean over records (docs/gate.md, \"Draws\")"
+            "\(drawnMark) the mean over records 1–\(records) in each layout (a synchronous strategy's read-in-view, write-observed and transaction-2-fields: each record's observer tables collide their own way); other counts are record 1's, the median of its pairs, and an unmarked count's comparison holds it against plain's mean over records (docs/gate.md, \"Draws\")"
     }
 
     /// A cost and, when the floor it is held against was measured and differs from the empty
-    /// loop, its ratio to it: "1.2 µs (×3.4)", "824 Ir (×12)", "22150 Ir† (×33)" for a count
-    /// over many records (``drawnMark``); "≈ empty loop" for a timing that does not differ from
-    /// the empty loop.
+    /// loop, how it compares (``FloorComparison``): "54.9 ns (+53.2 ns)", "1.26 µs (+1.22 µs, ×31)",
+    /// "824 Ir (+758 Ir, ×12)", "22150 Ir† (+21.6 kIr, ×33)" for a count over many records
+    /// (``drawnMark``), "1.91 ns (≈ plain)" where the two rows' intervals overlap; the floor's own
+    /// cell has no comparison; "≈ empty loop" for a timing that does not differ from the empty loop.
     static func costCell(_ row: ResultRow, floor: ResultRow?, measure: CostMeasure) -> String {
         guard let value = row.value else { return "—" }
         if row.isIndistinguishableFromEmptyLoop { return ResultRow.indistinguishableText }
         let text = (measure == .time ? NumberFormat.nanoseconds(value) : NumberFormat.instructions(value)) + (row.drawnRecords == nil ? "" : drawnMark)
-        guard let floor, !floor.isIndistinguishableFromEmptyLoop, let floorValue = floor.value, floorValue > 0 else { return text }
-        return text + " (×" + NumberFormat.ratio(value / floorValue) + ")"
+        guard let floor, RowKey(floor) != RowKey(row), let comparison = FloorComparison(row, floor: floor, measure: measure) else { return text }
+        return text + " (" + comparison.text(floorName: floorName(floor)) + ")"
+    }
+
+    /// What a comparison calls its floor: the strategy (`plain`), or for a row that measures none
+    /// its executor (the isolation kind, `default-actor`).
+    static func floorName(_ floor: ResultRow) -> String {
+        floor.strategy == RowKey.noStrategy || floor.strategy.isEmpty ? floor.executor : floor.strategy
     }
 
     /// Plain text: the heading, the table (in parts of at most ``width`` columns, each repeating

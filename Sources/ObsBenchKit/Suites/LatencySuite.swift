@@ -1,5 +1,5 @@
 extension Suite {
-    /// `--suite latency`: read/write cost per operation, each workload's median against plain's.
+    /// `--suite latency`: read/write cost per operation, each workload's figure against plain's.
     public static let latency = Suite(
         name: "latency",
         summary: "read/write cost per operation (ns/op timed; Ir/op with --measure instructions)",
@@ -21,9 +21,11 @@ extension Suite {
 }
 
 extension SummaryTable {
-    /// The latency tables, one per scale: the operations (median per operation and × `plain`);
-    /// the concrete loops (the same access on the strategy's own record type, without the
-    /// protocol) with the harness's share; the scans (a whole scan per operation, µs or ms).
+    /// The latency tables, one per scale: the operations (median per operation, net of `plain` and,
+    /// where `plain` is well measured, × `plain`: ``FloorComparison``); the concrete loops (the
+    /// same access on the strategy's own record type, without the protocol) with the harness's
+    /// share where the intervals support one (``HarnessShare/reading``); the scans (a whole scan
+    /// per operation, µs or ms, compared the same way).
     /// Each workload's cost is time (`latency`), instructions, or both side by side, as the run
     /// measured.
     static func latencyTables(of suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
@@ -46,7 +48,8 @@ extension SummaryTable {
         var tables: [SummaryTable] = []
 
         let operations = named.filter { !isScan($0) && !isConcrete($0) }
-        var table = SummaryTable(suite: suite.name, columns: operations, unit: "\(statistic) (× plain)", rows: [])
+        let comparisonFootnote = FloorComparison.footnote(floorName: RowKey.floorStrategy)
+        var table = SummaryTable(suite: suite.name, columns: operations, unit: "\(statistic) (net of plain, × plain)", rows: [])
         table.rows = strategies.map { strategy in
             (
                 strategy,
@@ -55,6 +58,7 @@ extension SummaryTable {
                 }
             )
         }
+        table.footnotes.append(comparisonFootnote)
         if let drawn = drawnFootnote(rows: measured, suite: suite.name) { table.footnotes.append(drawn) }
         tables.append(table)
 
@@ -66,7 +70,7 @@ extension SummaryTable {
             table = SummaryTable(
                 suite: suite.name, columns: concrete.map { String($0.dropLast("-concrete".count)) } + shareColumns,
                 unit:
-                    "\(statistic) of each access on the concrete record type (workload-concrete), net of the empty loop, no ratio; harness share = (protocol − concrete) / protocol, both net of plain",
+                    "\(statistic) of each access on the concrete record type (workload-concrete), net of the empty loop; harness share = (protocol − concrete) / protocol, both net of plain, where beyond noise",
                 rows: [])
             table.title = "\(suite.name) · concrete loops"
             table.rows = withConcrete.map { strategy in
@@ -75,12 +79,14 @@ extension SummaryTable {
                 }
                 let harness = HarnessShare.pairs.map { pair in
                     let found = measures.compactMap { measure in shares.first { $0.strategy == strategy && $0.operation == pair.0 && $0.measure == measure } }
-                    return found.isEmpty ? "—" : found.map { NumberFormat.fixed($0.share * 100, digits: 0) + "%" }.joined(separator: " · ")
+                    return found.isEmpty ? "—" : found.map(\.cell).joined(separator: " · ")
                 }
                 return (strategy, loops + harness)
             }
             if !shares.isEmpty {
-                table.footnotes.append("harness share: " + shares.map(\.description).joined(separator: "; "))
+                table.footnotes.append(
+                    "harness share: " + shares.map(\.description).joined(separator: "; ")
+                        + ". A share is given only where the protocol path costs more than plain's and than the concrete loop, each beyond the two rows' 95% intervals")
             }
             tables.append(table)
         }
@@ -90,7 +96,7 @@ extension SummaryTable {
             let sizes = Array(Set(measured.filter { isScan($0.workload) }.map(\.objects))).sorted()
             let columns = scans.flatMap { workload in sizes.map { (workload, $0) } }
                 .filter { column in measured.contains { $0.workload == column.0 && $0.objects == column.1 } }
-            table = SummaryTable(suite: suite.name, columns: columns.map { "\($0.0) N=\($0.1)" }, unit: "\(statistic) per scan of N records (× plain)", rows: [])
+            table = SummaryTable(suite: suite.name, columns: columns.map { "\($0.0) N=\($0.1)" }, unit: "\(statistic) per scan of N records (net of plain, × plain)", rows: [])
             table.title = "\(suite.name) · scans"
             table.rows = strategies.map { strategy in
                 (
@@ -102,6 +108,7 @@ extension SummaryTable {
                     }
                 )
             }
+            table.footnotes.append(comparisonFootnote)
             tables.append(table)
         }
         return tables

@@ -14,21 +14,39 @@ extension Suite {
 extension SummaryTable {
     /// Two tables: how write-to-quiescence latency grows with the views (b of a + b·S per
     /// further view, and the growth class over the last decade), and the figures at the largest S
-    /// (the median, re-runs per write).
+    /// (the median, re-runs per write). Both growth figures are fitted to the latency rows' medians
+    /// and printed only where their 95% intervals support them (``GrowthFit/costPerView(_:)``,
+    /// ``GrowthFit/supportedLabel(slopeInterval:grows:stopped:variable:)``): b "within noise" where
+    /// its interval includes zero or its rise over the sweep is under ``GrowthFit/minimumRise``,
+    /// signed otherwise (never clamped); a class only where the slope's interval decides one.
     static func scalingTables(of suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
         let measured = allRows.filter { $0.suite == suite.name && !$0.isError }
         let largest = measured.filter { $0.metric == Metric.latency.name }.map(\.subscribers).max()
         let columns = suite.workloads.map(\.name)
         func value(_ strategy: String, _ workload: String, _ metric: Metric, subscribers: Int? = nil) -> Double? {
-            measured.first { $0.strategy == strategy && $0.workload == workload && $0.metric == metric.name && (subscribers == nil || $0.subscribers == subscribers) }?.statistics?
-                .median
+            measured.first { $0.strategy == strategy && $0.workload == workload && $0.metric == metric.name && (subscribers == nil || $0.subscribers == subscribers) }?.value
+        }
+        /// The sweep's latency points, by S, each with its 95% interval.
+        func points(_ strategy: String, _ workload: String) -> [GrowthFit.IntervalPoint] {
+            measured.filter { $0.strategy == strategy && $0.workload == workload && $0.metric == Metric.latency.name && $0.value != nil }
+                .sorted { $0.subscribers < $1.subscribers }
+                .map { row in
+                    let interval = FloorComparison.interval(of: row)
+                    return (Double(row.subscribers), row.value ?? 0, interval.lowerBound, interval.upperBound)
+                }
         }
         /// The largest S a sweep reached when it stopped before the run's largest S (its growth
-        /// already at least linear, the next point costly); nil otherwise.
+        /// already S^``SubscriberScalingWorkload/stopSlope`` or steeper, the next point costly); nil otherwise.
         func sweptTo(_ strategy: String, _ workload: String) -> Int? {
             let reached = measured.filter { $0.strategy == strategy && $0.workload == workload && $0.metric == Metric.latency.name }.map(\.subscribers).max()
             guard let reached, let largest, reached < largest else { return nil }
             return reached
+        }
+        /// The class the sweep supports, nil where none.
+        func growthClass(_ strategy: String, _ workload: String) -> String? {
+            let sweep = points(strategy, workload)
+            guard let perView = GrowthFit.costPerView(sweep), let slope = GrowthFit.lastStepSlopeInterval(sweep) else { return nil }
+            return GrowthFit.supportedLabel(slopeInterval: slope, grows: perView.beyondNoise && perView.value > 0, stopped: sweptTo(strategy, workload) != nil)
         }
         func failed(_ strategy: String) -> Bool { allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError } }
         var growth = SummaryTable(
@@ -38,14 +56,25 @@ extension SummaryTable {
             (
                 strategy,
                 columns.map { workload in
-                    guard let perView = value(strategy, workload, .costPerView), let slope = value(strategy, workload, .lastDecadeSlope) else {
-                        return failed(strategy) ? "error" : "—"
+                    guard let perView = GrowthFit.costPerView(points(strategy, workload)) else { return failed(strategy) ? "error" : "—" }
+                    let cost = perView.beyondNoise ? NumberFormat.smallNanoseconds(perView.value) : "within noise"
+                    switch (!perView.beyondNoise, growthClass(strategy, workload)) {
+                    case (true, nil): return cost
+                    case (false, nil): return cost + " · class within noise"
+                    case (_, let label?): return cost + " · " + label
                     }
-                    // A sweep stopped early: its growth is at least this.
-                    return NumberFormat.nanoseconds(max(0, perView)) + " · " + (sweptTo(strategy, workload) != nil ? "≥ " : "") + GrowthFit.label(slope)
                 }
             )
         }
+        growth.footnotes = [
+            "b is the least-squares slope over the sweep's medians, \"within noise\" where its 95% interval includes zero (the wider of: each median moved "
+                + "within its own interval; the points' scatter about the line, t with n − 2 degrees of freedom) or the line rises over the sweep by less than "
+                + "\(GrowthFit.minimumRise == 1 ? "" : NumberFormat.count(GrowthFit.minimumRise) + "× ")its smallest median (a regime change between points moves a flat "
+                + "sweep that far). The class is the log-log slope between the two "
+                + "largest S, from the two medians' intervals: O(1) where all of it is below \(NumberFormat.fixed(GrowthFit.constantBelow, digits: 1)), "
+                + "else only where b grows beyond noise and the slope's interval is above zero (its range where it spans classes); ≥: a sweep stopped early, "
+                + "its growth from the interval's lower end (docs/method.md, \"Comparisons\")"
+        ]
         var atLargest = SummaryTable(
             suite: suite.name, columns: columns,
             unit: "median write-to-quiescence latency · re-runs per write, at S=\(largest.map(String.init) ?? "max")", rows: [])
@@ -54,7 +83,10 @@ extension SummaryTable {
             (
                 strategy,
                 columns.map { workload in
-                    if let sweptTo = sweptTo(strategy, workload) { return "stopped at S=\(sweptTo): ≥ O(S), costly" }
+                    if let sweptTo = sweptTo(strategy, workload) {
+                        let reached = value(strategy, workload, .latency, subscribers: sweptTo).map { " (\(NumberFormat.nanoseconds($0)))" } ?? ""
+                        return "stopped at S=\(sweptTo)\(reached)" + (growthClass(strategy, workload).map { ": " + $0 } ?? "")
+                    }
                     guard let largest, let latency = value(strategy, workload, .latency, subscribers: largest) else { return failed(strategy) ? "error" : "—" }
                     return NumberFormat.nanoseconds(latency) + (value(strategy, workload, .rerunsPerWrite, subscribers: largest).map { " · " + NumberFormat.count($0) } ?? "")
                 }

@@ -5,17 +5,21 @@ import ObservationStrategies
 /// quiescence latency at S = 1, 10, 100, 1,000, 10,000 views (`--quick`: up to 1,000), re-runs
 /// delivered and needed per write, and how latency grows with S, from data:
 ///
-/// - `cost_per_view`: b of the least-squares line latency = a + b·S (ns per further view);
-/// - `last_decade_slope`: the log-log slope between the two largest S;
+/// - `cost_per_view`: b of the least-squares line latency = a + b·S (ns per further view), its
+///   95% interval in `ci95_low`/`ci95_high` (``GrowthFit/linearSlopeInterval(_:)``);
+/// - `last_decade_slope`: the log-log slope between the two largest S, its interval from the two
+///   medians' intervals likewise (``GrowthFit/lastStepSlopeInterval(_:)``);
 /// - `growth_exponent`: the log-log least-squares slope over the sweep, with its R²
 ///   (`growth_exponent_r2`): a + b·S bends on log-log axes, so the exponent alone reads it low.
 ///
 /// The sweep stops early where its growth is already decided and the next point would take long:
-/// once latency grows at least linearly over a decade (log-log slope ≥ ``atLeastLinearSlope``)
-/// and the next S is estimated at ``costlyWriteNanoseconds`` or more per write. A cost
-/// a + b·S + c·S² with non-negative terms has a log-log slope that never falls as S grows, so the
-/// larger points could only make the growth steeper; the rows' notes and the table say where the
-/// sweep stopped (GRDB re-fetching for 10,000 views that all read one field: seconds per write).
+/// once latency grew as S^0.9 or faster over the last decade (log-log slope ≥ ``stopSlope``: within
+/// a tenth of linear, as a + b·S reads where a is not yet negligible) and the next S is estimated
+/// at ``costlyWriteNanoseconds`` or more per write. A cost a + b·S + c·S² with non-negative terms
+/// has a log-log slope that never falls as S grows, so the larger points could only make the
+/// growth steeper; the rows' notes and the table say where the sweep stopped, and the table gives
+/// the growth the last decade's interval supports as a lower bound (GRDB re-fetching for 10,000
+/// views that all read one field: seconds per write).
 ///
 /// Every topology uses one store size (the largest S + 1 records, or `--objects` if larger), so
 /// topologies differ only in what the views read. Settling costs what the strategy's delivery
@@ -48,16 +52,17 @@ public struct SubscriberScalingWorkload: Workload {
         return counts
     }
 
-    /// The log-log slope over a decade from which growth counts as at least linear.
-    public static let atLeastLinearSlope = 0.9
+    /// The log-log slope over the last decade from which a costly sweep stops: 0.9, growth as S^0.9
+    /// or steeper (not "at least linear": within a tenth of it).
+    public static let stopSlope = 0.9
     /// The estimated write time of the next S from which a decided sweep stops: 0.5 s.
     public static let costlyWriteNanoseconds = 500e6
 
     /// Whether a sweep whose points so far are `points` stops before `next`: the last decade grew
-    /// at least linearly and `next` would cost ``costlyWriteNanoseconds`` or more per write,
+    /// as S^``stopSlope`` or steeper and `next` would cost ``costlyWriteNanoseconds`` or more per write,
     /// extrapolated at that decade's slope. Returns the slope and the estimate when it stops.
     public static func stopsBefore(_ next: Int, after points: [(subscribers: Int, nanoseconds: Double)]) -> (slope: Double, estimate: Double)? {
-        guard points.count >= 2, let slope = GrowthFit.lastStepSlope(points.map { (Double($0.subscribers), $0.nanoseconds) }), slope >= atLeastLinearSlope else { return nil }
+        guard points.count >= 2, let slope = GrowthFit.lastStepSlope(points.map { (Double($0.subscribers), $0.nanoseconds) }), slope >= stopSlope else { return nil }
         let last = points[points.count - 1]
         let estimate = last.nanoseconds * pow(Double(next) / Double(last.subscribers), slope)
         return estimate >= costlyWriteNanoseconds ? (slope, estimate) : nil
@@ -81,6 +86,7 @@ public struct SubscriberScalingWorkload: Workload {
         var output = WorkloadOutput()
         var views: [ViewHandle] = []
         var points: [(subscribers: Int, nanoseconds: Double)] = []
+        var intervals: [GrowthFit.IntervalPoint] = []
         var sequence = 0
         var stopped: String?
         for subscribers in counts {
@@ -122,6 +128,10 @@ public struct SubscriberScalingWorkload: Workload {
                     "\(subscribers) views (\(topology.rawValue)) on a store of \(records); settle() after each write; \(sampled.nanosecondsPerOperation.count) samples of \(sampled.batchSize) write(s)"
             )
             for index in latency.rows.indices { latency.rows[index].objects = records }
+            if let row = latency.rows.first(where: { $0.metric == Metric.latency.name }), let median = row.value {
+                let interval = FloorComparison.interval(of: row)
+                intervals.append((Double(subscribers), median, interval.lowerBound, interval.upperBound))
+            }
             output.append(latency)
             output.rows += [
                 context.countRow(
@@ -140,7 +150,7 @@ public struct SubscriberScalingWorkload: Workload {
         for view in views { store.unsubscribe(view) }
         await store.settle()
         await store.tearDown()
-        output.rows += growthRows(points, records: records, context: context)
+        output.rows += growthRows(points, intervals: intervals, records: records, context: context)
         if let stopped {
             for index in output.rows.indices where output.rows[index].workload == name { output.rows[index].note += "; " + stopped }
         }
@@ -155,24 +165,37 @@ public struct SubscriberScalingWorkload: Workload {
     }
 
     /// The growth figures of a sweep (see the type's documentation).
-    private func growthRows(_ points: [(subscribers: Int, nanoseconds: Double)], records: Int, context: WorkloadContext) -> [ResultRow] {
+    /// `intervals` are the latency rows' medians with their 95% intervals: the growth rows carry
+    /// their own intervals in `ci95_low`/`ci95_high`.
+    private func growthRows(
+        _ points: [(subscribers: Int, nanoseconds: Double)], intervals: [GrowthFit.IntervalPoint], records: Int, context: WorkloadContext
+    ) -> [ResultRow] {
         let fitted = points.map { (size: Double($0.subscribers), cost: $0.nanoseconds) }
         let sweep = "S = " + points.map { String($0.subscribers) }.joined(separator: ", ")
         let largest = points.map(\.subscribers).max() ?? 1
-        func row(_ metric: Metric, _ value: Double, _ note: String) -> ResultRow {
-            context.countRow(workload: name, objects: records, subscribers: largest, metric: metric, value: value, note: note)
+        func row(_ metric: Metric, _ value: Double, _ note: String, interval: ClosedRange<Double>? = nil) -> ResultRow {
+            var row = context.countRow(workload: name, objects: records, subscribers: largest, metric: metric, value: value, note: note)
+            if let interval {
+                row.statistics?.ci95Low = interval.lowerBound
+                row.statistics?.ci95High = interval.upperBound
+            }
+            return row
         }
         var rows: [ResultRow] = []
         if let line = GrowthFit.linear(fitted) {
             rows.append(
                 row(
                     .costPerView, line.slope,
-                    "b of the least-squares line latency = a + b·S over \(sweep) (a = \(NumberFormat.nanoseconds(line.intercept)), R² = \(NumberFormat.fixed(line.rSquared, digits: 3)))"
-                ))
+                    "b of the least-squares line latency = a + b·S over \(sweep) (a = \(NumberFormat.nanoseconds(line.intercept)), R² = \(NumberFormat.fixed(line.rSquared, digits: 3))); "
+                        + "ci95: the wider of the medians' own intervals and the scatter about the line",
+                    interval: GrowthFit.linearSlopeInterval(intervals)))
         }
         if let slope = GrowthFit.lastStepSlope(fitted), points.count >= 2 {
             let (low, high) = (points[points.count - 2].subscribers, points[points.count - 1].subscribers)
-            rows.append(row(.lastDecadeSlope, slope, "log-log slope from S = \(low) to S = \(high); ~0 is O(1), ~1 is O(S), ~2 is O(S²)"))
+            rows.append(
+                row(
+                    .lastDecadeSlope, slope, "log-log slope from S = \(low) to S = \(high); ~0 is O(1), ~1 is O(S), ~2 is O(S²); ci95 from the two medians' intervals",
+                    interval: GrowthFit.lastStepSlopeInterval(intervals)))
         }
         if let (slope, quality) = GrowthFit.logLog(fitted) {
             rows.append(
