@@ -13,7 +13,9 @@ extension Suite {
 
 extension SummaryTable {
     /// Per isolation kind (a row each) and caller count (a column each): the median round trip and
-    /// its ratio to a default actor's with as many callers, measured in the same run.
+    /// how it compares with a default actor's with as many callers, measured in the same run
+    /// (``FloorComparison``: the difference where the intervals allow, the ratio where the floor is
+    /// well measured).
     init(hopsOf suite: Suite, rows allRows: [ResultRow]) {
         self.suite = suite.name
         let measures = Self.costMeasures(in: allRows, suite: suite.name)
@@ -21,7 +23,7 @@ extension SummaryTable {
         let measuredCallers = Set(allRows.filter { $0.suite == suite.name && measures.map(\.metric.name).contains($0.metric) }.map(\.concurrency))
         let concurrencies = RoundTripHopWorkload.concurrencies.filter { measuredCallers.isEmpty || measuredCallers.contains($0) }
         columns = concurrencies.map { $0 == 1 ? "1 caller" : "\($0) callers" }
-        unit = "\(Self.statistic(measures, rows: allRows, suite: suite.name)) per round trip per caller (× default actor, same callers)"
+        unit = "\(Self.statistic(measures, rows: allRows, suite: suite.name)) per round trip per caller (net of default-actor, × default-actor; same callers)"
         rowLabel = "isolation"
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
         func row(_ measure: CostMeasure, _ workload: String, _ executor: String?, _ callers: Int) -> ResultRow? {
@@ -40,6 +42,7 @@ extension SummaryTable {
             let workload = RoundTripHopWorkload(kind: kind).name
             return (kind.rawValue, concurrencies.map { cell(workload, kind.rawValue, $0) })
         }
+        footnotes.append(FloorComparison.footnote(floorName: floor.kind.rawValue))
         if allRows.contains(where: { $0.suite == suite.name && $0.note.contains(RoundTripHopWorkload.countedThreadsNote) }) {
             footnotes.append(
                 "\(RoundTripHopWorkload.Kind.taskExecutorToActor.rawValue): timed on an executor of \(RoundTripHopWorkload.taskExecutorThreads(.time)) threads, \(RoundTripHopWorkload.countedThreadsNote)"
