@@ -120,9 +120,15 @@ struct GateAdversarialTests {
 
 /// A copy of a committed run in a scratch folder, with a regression written into its files.
 enum TamperedRun {
+    /// The run's files the gate judges by (`results.csv`, `samples.csv`, `rounds.csv`, `run.json`).
+    /// `profile.csv`, which the gate reads only to name the functions under a regression (3.7 MB,
+    /// seconds to parse in a debug build), and the charts are left out.
     static func copy(_ run: URL) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-tampered-\(UUID().uuidString)")
-        try FileManager.default.copyItem(at: run, to: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for file in [ResultsDirectory.FileName.results, ResultsDirectory.FileName.samples, ResultsDirectory.FileName.rounds, ResultsDirectory.FileName.metadata] {
+            try FileManager.default.copyItem(at: run.appendingPathComponent(file), to: folder.appendingPathComponent(file))
+        }
         return folder
     }
 

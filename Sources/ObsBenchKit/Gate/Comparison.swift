@@ -216,7 +216,11 @@ public struct RunComparison: Sendable {
         for row in run.rows where !row.isError {
             guard var value = row.value else { continue }
             let rowSamples = rounds[sampleKey(row)] ?? [:]
-            let ordered = rowSamples.sorted { $0.key < $1.key }.compactMap { round in Statistics(round.value).map { (round.key, $0.median) } }
+            // Each round's median alone (no bootstrap interval: the gate never reads one here).
+            let ordered = rowSamples.sorted { $0.key < $1.key }.compactMap { round -> (Int, Double)? in
+                guard !round.value.isEmpty, round.value.allSatisfy(\.isFinite) else { return nil }
+                return (round.key, Statistics.percentile(round.value.sorted(), 0.5))
+            }
             var roundMedians = ordered.map(\.1)
             if policy.normalizeToPlain, GatePolicy.metricClass(row.metric) == .timing {
                 guard let floor = floors[RowKey(row).plainFloor] else { continue }
