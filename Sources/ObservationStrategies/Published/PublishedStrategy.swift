@@ -124,7 +124,10 @@ public final class PublishedStrategy: ObservationStrategy {
     }
 
     /// Re-runs every view invalidated by the write that just completed.
+    ///
+    /// The body does not retain `self`: it runs inside this call, while `self` is alive (a strong
+    /// capture cost a retain and a release of `self` on every write; see `ObservableStrategy.render`).
     private func render() {
-        renderQueue.render { runBody(of: $0) }
+        renderQueue.render { [unowned(unsafe) self] in self.runBody(of: $0) }
     }
 }
