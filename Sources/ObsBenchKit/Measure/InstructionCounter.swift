@@ -116,17 +116,52 @@ public struct ProfileDumps: Sendable, Equatable, Codable {
     public var emptyLong: String
     /// long − short: the operations the difference holds.
     public var operations: Int
+    /// For a drawn row (``InstructionCounter/count(drawing:records:scale:label:)``), the dumps its
+    /// retains and releases are counted in; nil when they are counted in the four above.
+    public var callCounts: CallCountDumps?
 
-    public init(operationShort: String, operationLong: String, emptyShort: String, emptyLong: String, operations: Int) {
+    public init(operationShort: String, operationLong: String, emptyShort: String, emptyLong: String, operations: Int, callCounts: CallCountDumps? = nil) {
         self.operationShort = operationShort
         self.operationLong = operationLong
         self.emptyShort = emptyShort
         self.emptyLong = emptyLong
         self.operations = operations
+        self.callCounts = callCounts
     }
 
     enum CodingKeys: String, CodingKey {
-        case operationShort = "operation_short", operationLong = "operation_long", emptyShort = "empty_short", emptyLong = "empty_long", operations
+        case operationShort = "operation_short", operationLong = "operation_long", emptyShort = "empty_short", emptyLong = "empty_long", operations,
+            callCounts = "call_counts"
+    }
+}
+
+/// Four dumps of one record counted in full, for the calls of a drawn row (`ReferenceCounts`):
+/// Callgrind counts calls even while it is not collecting, and restarts a call site's count only
+/// at a dump that prints it, so the calls in a drawn pass's dump include those of the records'
+/// set-ups, warm-ups and tear-downs around its counted loops, which its instructions leave out.
+/// Here nothing but the loop runs between a dump that restarts the counts and the one that keeps
+/// them, as in an undrawn row's dumps.
+public struct CallCountDumps: Sendable, Equatable, Codable {
+    public var operationShort: String
+    public var operationLong: String
+    public var emptyShort: String
+    public var emptyLong: String
+    /// long − short.
+    public var operations: Int
+    /// The record counted.
+    public var record: Int
+
+    public init(operationShort: String, operationLong: String, emptyShort: String, emptyLong: String, operations: Int, record: Int) {
+        self.operationShort = operationShort
+        self.operationLong = operationLong
+        self.emptyShort = emptyShort
+        self.emptyLong = emptyLong
+        self.operations = operations
+        self.record = record
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case operationShort = "operation_short", operationLong = "operation_long", emptyShort = "empty_short", emptyLong = "empty_long", operations, record
     }
 }
 
@@ -253,12 +288,34 @@ public struct InstructionCounter {
         if let a = long.estimatedCycles, let b = once.estimatedCycles, let c = emptyLong.estimatedCycles, let d = emptyOnce.estimatedCycles {
             cycles = [((a - b) - (c - d)) / Double(operations)]
         }
+        // The calls (for retains and releases), counted apart once the passes are done, so that
+        // nothing here touches the heaps the passes met.
+        let callCounts = try await countCalls(drawing: drawing, record: records[0], short: warmUp, long: warmUp + drawLength, label: label)
         let dumps = ProfileDumps(
-            operationShort: once.file, operationLong: long.file, emptyShort: emptyOnce.file, emptyLong: emptyLong.file, operations: operations)
+            operationShort: once.file, operationLong: long.file, emptyShort: emptyOnce.file, emptyLong: emptyLong.file, operations: operations,
+            callCounts: callCounts)
         return Counted(
             instructionsPerOperation: [perOperation(long, once) - overhead], loopOverheadInstructions: overhead,
             estimatedCyclesPerOperation: cycles, settings: settings, profileDumps: dumps, records: records.count, drawLength: drawLength,
             drawWarmUp: warmUp)
+    }
+
+    /// Counts `record`'s operation and empty loop at `short` and `long` operations, each loop in
+    /// a window of its own counted whole (``CallCountDumps``), after a long loop of each whose dump
+    /// is thrown away: that dump restarts the count of every call site the loop reaches (a site
+    /// the passes reached while not collecting still holds those calls), and the loop does the
+    /// fresh draw's first operations.
+    private func countCalls(drawing: Drawing, record: Int, short: Int, long: Int, label: String) async throws -> CallCountDumps {
+        let draw = try await drawing(record)
+        var files: [String] = []
+        for (batch, name) in [(draw.batch, "\(label) calls"), (draw.emptyBatch, "\(label) calls empty")] {
+            Callgrind.remove(try await counts(batch, length: long, label: "\(name) warm-up"))
+            files.append(try await counts(batch, length: short, label: name).file)
+            files.append(try await counts(batch, length: long, label: name).file)
+        }
+        try await draw.end()
+        return CallCountDumps(
+            operationShort: files[0], operationLong: files[1], emptyShort: files[2], emptyLong: files[3], operations: long - short, record: record)
     }
 
     struct PerOperation {

@@ -1,8 +1,8 @@
 import Foundation
 
-/// One Callgrind profile file, read whole: every function's own instructions (`Ir`) and the
-/// instructions of the calls it made, as Callgrind's format gives them (`ob=`, `fn=`, `cfn=`,
-/// `calls=` and cost lines; name compression and relative positions are understood).
+/// One Callgrind profile file, read whole: every function's own instructions (`Ir`), and the
+/// instructions and number of the calls it made, as Callgrind's format gives them (`ob=`, `fn=`,
+/// `cfn=`, `calls=` and cost lines; name compression and relative positions are understood).
 ///
 /// Read by the parent process after a worker has exited, never under Valgrind:
 ///
@@ -25,6 +25,10 @@ public struct CallgrindProfile: Sendable {
         public var selfInstructions: Int64 = 0
         /// Instructions executed by the calls it made (each callee's inclusive cost), per callee.
         public var calls: [FunctionID: Int64] = [:]
+        /// How many calls it made, per callee: the `N` of its `calls=N` lines. Callgrind counts a
+        /// call whether or not it was collecting at the time, and restarts a call site's count
+        /// only when a dump prints that site (``ReferenceCounts`` says what follows).
+        public var callCounts: [FunctionID: Int64] = [:]
 
         /// Own instructions plus those of the calls it made, recursive calls to itself left out.
         public func inclusive(of id: FunctionID) -> Int64 {
@@ -68,8 +72,9 @@ public struct CallgrindProfile: Sendable {
         var function: FunctionID?
         var calleeObject: String?
         var callee: FunctionID?
-        /// Set by a `calls=` line: the next cost line is that call's inclusive cost.
+        /// Set by a `calls=` line (with its count): the next cost line is that call's inclusive cost.
         var callPending = false
+        var pendingCallCount: Int64 = 0
         var functions: [FunctionID: FunctionCost] = [:]
         /// `(id) name` compression tables, per kind of name.
         var objectNames: [Int: String] = [:]
@@ -98,7 +103,10 @@ public struct CallgrindProfile: Sendable {
                 callPending = false
             case "cob": calleeObject = Self.name(value, table: &objectNames)
             case "cfn", "cfni": callee = FunctionID(object: calleeObject ?? object, name: Self.withoutRecursionLevel(Self.name(value, table: &functionNames)))
-            case "calls": callPending = true
+            case "calls":
+                callPending = true
+                // "calls=<count> <target position>"
+                pendingCallCount = value.prefix { $0 >= 0x30 && $0 <= 0x39 }.reduce(0) { $0 &* 10 &+ Int64($1 - 0x30) }
             default: break  // fl, fi, fe, cfi, cfl, jump, jcnd: files and jumps, not needed
             }
         }
@@ -134,6 +142,7 @@ public struct CallgrindProfile: Sendable {
             guard let function else { throw ProfileError.unreadableDump(file: file, reason: "a cost line before any fn= line") }
             if callPending, let callee {
                 functions[function, default: FunctionCost()].calls[callee, default: 0] += value
+                functions[function, default: FunctionCost()].callCounts[callee, default: 0] += pendingCallCount
                 callPending = false
                 calleeObject = nil
                 self.callee = nil

@@ -13,13 +13,18 @@ import ObservationStrategies
 /// let profile = try OperationProfile(key: key, dumps: dumps, folder: dumpFolder)
 /// profile.functions.first   // the function with the largest own share, e.g. swift_retain at 21.0 Ir/op
 /// profile.total             // the row's Ir/op
+/// profile.referenceCounts?.retains   // its retains per operation, from the dumps' call counts
 /// ```
 public struct OperationProfile: Sendable {
     public var key: RowKey
-    /// Every function whose cost per operation is not zero, largest own cost first.
+    /// Every function whose cost per operation, or whose retains or releases, are not zero,
+    /// largest own cost first.
     public var functions: [Function]
     /// Calls between them: the callee's inclusive Ir per operation under that caller.
     public var calls: [Call]
+    /// The row's retains and releases per operation (``ReferenceCounts``); nil only for a profile
+    /// made from counts without call counts.
+    public var referenceCounts: ReferenceCounts?
 
     /// One function's share.
     public struct Function: Sendable, Equatable {
@@ -28,6 +33,9 @@ public struct OperationProfile: Sendable {
         public var group: CostGroup
         public var selfPerOperation: Double
         public var inclusivePerOperation: Double
+        /// The retains and releases the function itself made per operation (``ReferenceCounts``).
+        public var retainsPerOperation: Double = 0
+        public var releasesPerOperation: Double = 0
     }
 
     /// One caller → callee edge.
@@ -40,7 +48,8 @@ public struct OperationProfile: Sendable {
     /// The sum of the functions' own costs: the row's Ir/op.
     public var total: Double { functions.reduce(0) { $0 + $1.selfPerOperation } }
 
-    /// Reads the four dumps named in `dumps` from `folder`.
+    /// Reads the four dumps named in `dumps` from `folder`, and the four of its call counts when
+    /// it has them (a drawn row: ``CallCountDumps``).
     public init(key: RowKey, dumps: ProfileDumps, folder: URL, names: DemangledNames = DemangledNames()) throws {
         func read(_ name: String) throws -> CallgrindProfile {
             // The worker names its dumps by full path; only the file name is used, so a folder
@@ -48,15 +57,22 @@ public struct OperationProfile: Sendable {
             let file = URL(fileURLWithPath: name).lastPathComponent
             return try CallgrindProfile(contentsOf: folder.appendingPathComponent(file).path)
         }
+        var referenceCounts: ReferenceCounts?
+        if let calls = dumps.callCounts {
+            referenceCounts = ReferenceCounts(
+                operation: (try read(calls.operationShort), try read(calls.operationLong)), empty: (try read(calls.emptyShort), try read(calls.emptyLong)),
+                operations: calls.operations, fromCallCountDumps: true)
+        }
         try self.init(
             key: key, operation: (try read(dumps.operationShort), try read(dumps.operationLong)),
-            empty: (try read(dumps.emptyShort), try read(dumps.emptyLong)), operations: dumps.operations, names: names)
+            empty: (try read(dumps.emptyShort), try read(dumps.emptyLong)), operations: dumps.operations, names: names, referenceCounts: referenceCounts)
     }
 
-    /// The difference of four parsed dumps over `operations` operations.
+    /// The difference of four parsed dumps over `operations` operations; the retains and releases
+    /// are `referenceCounts` when given, else those of the same dumps.
     public init(
         key: RowKey, operation: (short: CallgrindProfile, long: CallgrindProfile), empty: (short: CallgrindProfile, long: CallgrindProfile),
-        operations: Int, names: DemangledNames = DemangledNames()
+        operations: Int, names: DemangledNames = DemangledNames(), referenceCounts: ReferenceCounts? = nil
     ) throws {
         guard operations > 0 else { throw ProfileError.unreadableDump(file: operation.long.trigger, reason: "a profile needs a long loop longer than the short one") }
         self.key = key
@@ -75,13 +91,27 @@ public struct OperationProfile: Sendable {
                 }
             }
         }
+        let counts = referenceCounts ?? ReferenceCounts(operation: operation, empty: empty, operations: operations)
+        self.referenceCounts = counts
+        func function(_ id: FunctionID, own: Double, inclusive: Double) -> Function {
+            let name = names.demangle(id.name.components(separatedBy: "@@").first ?? id.name)
+            let made = counts.byFunction[id]
+            return Function(
+                id: id, name: name, group: CostGroup.of(object: id.object, symbol: name), selfPerOperation: own, inclusivePerOperation: inclusive,
+                retainsPerOperation: made?.retains ?? 0, releasesPerOperation: made?.releases ?? 0)
+        }
+        var listed: Set<FunctionID> = []
         functions = selfCost.keys.compactMap { id in
             let own = Double(selfCost[id, default: 0]) / length
             let inclusive = Double(inclusiveCost[id, default: 0]) / length
-            guard own != 0 || inclusive != 0 else { return nil }
-            let name = names.demangle(id.name.components(separatedBy: "@@").first ?? id.name)
-            return Function(id: id, name: name, group: CostGroup.of(object: id.object, symbol: name), selfPerOperation: own, inclusivePerOperation: inclusive)
-        }.sorted { ($0.selfPerOperation, $1.id) > ($1.selfPerOperation, $0.id) }
+            guard own != 0 || inclusive != 0 || counts.byFunction[id] != nil else { return nil }
+            listed.insert(id)
+            return function(id, own: own, inclusive: inclusive)
+        }
+        // A function that retains or releases with no Ir of its own in these dumps (its calls
+        // were counted in dumps of their own) is listed at 0 Ir.
+        functions += counts.byFunction.keys.filter { !listed.contains($0) }.map { function($0, own: 0, inclusive: 0) }
+        functions.sort { ($0.selfPerOperation, $1.id) > ($1.selfPerOperation, $0.id) }
         calls = callCost.compactMap { pair, instructions in
             instructions == 0 ? nil : Call(caller: pair.caller, callee: pair.callee, perOperation: Double(instructions) / length)
         }.sorted { ($0.perOperation, $1.caller, $1.callee) > ($1.perOperation, $0.caller, $0.callee) }
@@ -101,11 +131,15 @@ public struct OperationProfile: Sendable {
                 var mean = merged[function.id] ?? Function(id: function.id, name: function.name, group: function.group, selfPerOperation: 0, inclusivePerOperation: 0)
                 mean.selfPerOperation += function.selfPerOperation / count
                 mean.inclusivePerOperation += function.inclusivePerOperation / count
+                mean.retainsPerOperation += function.retainsPerOperation / count
+                mean.releasesPerOperation += function.releasesPerOperation / count
                 merged[function.id] = mean
             }
             for call in profile.calls { callCost[Pair(caller: call.caller, callee: call.callee), default: 0] += call.perOperation / count }
         }
         functions = merged.values.sorted { ($0.selfPerOperation, $1.id) > ($1.selfPerOperation, $0.id) }
+        let counts = layouts.compactMap(\.referenceCounts)
+        referenceCounts = counts.count == layouts.count ? ReferenceCounts(meanOf: counts) : nil
         calls = callCost.map { Call(caller: $0.key.caller, callee: $0.key.callee, perOperation: $0.value) }
             .sorted { ($0.perOperation, $1.caller, $1.callee) > ($1.perOperation, $0.caller, $0.callee) }
     }
@@ -120,7 +154,9 @@ public struct OperationProfile: Sendable {
         functions.map { function in
             ProfileRow(
                 key: key, group: function.group, function: function.name, selfPerOperation: function.selfPerOperation,
-                inclusivePerOperation: function.inclusivePerOperation, object: URL(fileURLWithPath: function.id.object).lastPathComponent)
+                inclusivePerOperation: function.inclusivePerOperation, object: URL(fileURLWithPath: function.id.object).lastPathComponent,
+                retainsPerOperation: referenceCounts == nil ? nil : function.retainsPerOperation,
+                releasesPerOperation: referenceCounts == nil ? nil : function.releasesPerOperation)
         }
     }
 

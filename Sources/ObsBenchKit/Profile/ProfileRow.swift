@@ -5,7 +5,9 @@ import Foundation
 ///
 /// For the row `latency/write-unobserved/observable`, the rows of its profile say, per function,
 /// how many of its Ir/op are that function's own (`self_ir_per_op`) and how many run under it
-/// (`inclusive_ir_per_op`). The self costs of a row sum to its `instructions` median.
+/// (`inclusive_ir_per_op`). The self costs of a row sum to its `instructions` median. The
+/// retains and releases each function made per operation (`retains_per_op`, `releases_per_op`)
+/// sum, the same way, to the row's `retains` and `releases` (``ReferenceCounts``).
 ///
 /// Columns are only ever added at the end.
 public struct ProfileRow: Sendable, Equatable {
@@ -25,8 +27,15 @@ public struct ProfileRow: Sendable, Equatable {
     public var subscribers: Int
     /// The file name of the object the function's code is in (`libswiftCore.so`, `obsbench`).
     public var object: String
+    /// Calls the function made into the runtime's retain (release) entry points per operation; nil
+    /// in an error row and in a `profile.csv` written before the columns existed.
+    public var retainsPerOperation: Double?
+    public var releasesPerOperation: Double?
 
-    public init(key: RowKey, group: CostGroup, function: String, selfPerOperation: Double?, inclusivePerOperation: Double?, object: String) {
+    public init(
+        key: RowKey, group: CostGroup, function: String, selfPerOperation: Double?, inclusivePerOperation: Double?, object: String,
+        retainsPerOperation: Double? = nil, releasesPerOperation: Double? = nil
+    ) {
         suite = key.suite
         workload = key.workload
         strategy = key.strategy
@@ -39,6 +48,8 @@ public struct ProfileRow: Sendable, Equatable {
         self.selfPerOperation = selfPerOperation
         self.inclusivePerOperation = inclusivePerOperation
         self.object = object
+        self.retainsPerOperation = retainsPerOperation
+        self.releasesPerOperation = releasesPerOperation
     }
 
     /// A row that says why `key`'s profile could not be made.
@@ -54,7 +65,10 @@ public struct ProfileRow: Sendable, Equatable {
     }
 
     /// The header of `profile.csv`, in order.
-    public static let columns = [
+    public static let columns = baseColumns + ["retains_per_op", "releases_per_op"]
+
+    /// The columns every `profile.csv` has, those written before retains and releases were added.
+    static let baseColumns = [
         "suite", "workload", "strategy", "executor", "concurrency", "group", "function", "self_ir_per_op", "inclusive_ir_per_op",
         "objects", "subscribers", "object",
     ]
@@ -63,7 +77,7 @@ public struct ProfileRow: Sendable, Equatable {
         func number(_ value: Double?) -> String { value.map { NumberFormat.csv(($0 * 1_000).rounded() / 1_000) } ?? "" }
         return [
             suite, workload, strategy, executor, String(concurrency), group.rawValue, function, number(selfPerOperation), number(inclusivePerOperation),
-            String(objects), String(subscribers), object,
+            String(objects), String(subscribers), object, number(retainsPerOperation), number(releasesPerOperation),
         ]
     }
 
@@ -82,13 +96,15 @@ public struct ProfileRow: Sendable, Equatable {
         } catch {
             throw ResultsReader.ReadError(file: file, line: error.line, reason: error.reason)
         }
-        guard let header = records.first, Array(header.fields.prefix(columns.count)) == columns else {
+        guard let header = records.first, Array(header.fields.prefix(baseColumns.count)) == baseColumns else {
             throw ResultsReader.ReadError(file: file, line: 1, reason: "the header is not profile.csv's: \(columns.joined(separator: ","))")
         }
+        // Columns added later, read where the header has them.
+        let expected = header.fields.prefix(columns.count) == columns[...] ? columns.count : baseColumns.count
         return try records.dropFirst().map { record in
             let fields = record.fields
             func fail(_ reason: String) -> ResultsReader.ReadError { ResultsReader.ReadError(file: file, line: record.line, reason: reason) }
-            guard fields.count >= columns.count else { throw fail("\(fields.count) fields, expected \(columns.count) (truncated row?)") }
+            guard fields.count >= expected else { throw fail("\(fields.count) fields, expected \(expected) (truncated row?)") }
             guard let concurrency = Int(fields[4]), let objects = Int(fields[9]), let subscribers = Int(fields[10]) else {
                 throw fail("concurrency, objects and subscribers must be whole numbers")
             }
@@ -101,7 +117,9 @@ public struct ProfileRow: Sendable, Equatable {
             let key = RowKey(
                 suite: fields[0], workload: fields[1], strategy: fields[2], executor: fields[3], metric: Metric.instructions.name, unit: Metric.instructions.unit,
                 objects: objects, subscribers: subscribers, concurrency: concurrency)
-            return ProfileRow(key: key, group: group, function: fields[6], selfPerOperation: try number(7), inclusivePerOperation: try number(8), object: fields[11])
+            return ProfileRow(
+                key: key, group: group, function: fields[6], selfPerOperation: try number(7), inclusivePerOperation: try number(8), object: fields[11],
+                retainsPerOperation: expected > 12 ? try number(12) : nil, releasesPerOperation: expected > 13 ? try number(13) : nil)
         }
     }
 }

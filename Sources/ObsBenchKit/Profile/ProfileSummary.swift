@@ -20,6 +20,17 @@ public struct ProfileSummary: Sendable {
         /// The row's Ir/op: its functions' self costs summed.
         public var total: Double { functions.reduce(0) { $0 + ($1.selfPerOperation ?? 0) } }
 
+        /// The row's retains per operation: its functions' summed (``ReferenceCounts``); nil for a
+        /// `profile.csv` written before it had the column.
+        public var retains: Double? {
+            functions.contains { $0.retainsPerOperation != nil } ? functions.reduce(0) { $0 + ($1.retainsPerOperation ?? 0) } : nil
+        }
+
+        /// The row's releases per operation, as ``retains``.
+        public var releases: Double? {
+            functions.contains { $0.releasesPerOperation != nil } ? functions.reduce(0) { $0 + ($1.releasesPerOperation ?? 0) } : nil
+        }
+
         /// Ir/op per group (those of 0.05 Ir/op or more, either way), largest first.
         public var groups: [(group: CostGroup, perOperation: Double)] {
             Dictionary(grouping: functions, by: \.group).map { group, rows in (group, rows.reduce(0) { $0 + ($1.selfPerOperation ?? 0) }) }
@@ -131,6 +142,9 @@ public struct ProfileSummary: Sendable {
         let total = row.total
         text += ": \(NumberFormat.instructions(total))/op in \(row.functions.count) functions"
         if let resultIrPerOperation { text += " (results.csv: \(NumberFormat.instructions(resultIrPerOperation))/op)" }
+        if let retains = row.retains, let releases = row.releases {
+            text += "; \(ReferenceCounts.text(retains)) retains/op, \(ReferenceCounts.text(releases)) releases/op"
+        }
         text += "\n\n"
         let groups = row.groups.map { [$0.group.rawValue, NumberFormat.irPerOperation($0.perOperation), share($0.perOperation, of: total)] }
         text += TextTable(header: ["group", "Ir/op", "share"], rows: groups, alignment: .numbers, indent: "  ").text()

@@ -61,6 +61,16 @@ public struct Metric: Sendable, Hashable {
     public static var countedUnderCallgrind: Set<String> { [instructions.name, instructionLoopOverhead.name, estimatedCycles.name] }
     /// iai-callgrind's cycle estimate from Callgrind's simulated caches.
     public static let estimatedCycles = Metric("estimated_cycles", unit: "cycles/op", gate: .informational("an estimate from simulated caches; the instruction count is gated"))
+    /// Calls into the runtime's strong-retain entry points per operation (`swift_retain` and its
+    /// forms), from Callgrind's call counts, the empty loop's removed (``ReferenceCounts``): one
+    /// beside every counted `instructions` row, pooled over the layouts as a count is (the
+    /// median of the layouts' values). A synchronous strategy's count is the same in every layout,
+    /// so it is judged as an exact count; an asynchronous strategy's includes its delivery
+    /// threads' calls and gets the gate's count tolerance.
+    public static let retains = Metric("retains", unit: "retains/op", gate: .count)
+    /// Calls into the runtime's strong-release entry points per operation (`swift_release` and its
+    /// forms), counted as ``retains`` are.
+    public static let releases = Metric("releases", unit: "releases/op", gate: .count)
 
     // Re-runs (latency, scaling).
 
@@ -173,7 +183,7 @@ public struct Metric: Sendable, Hashable {
     /// Every metric, by name.
     public static let all: [String: Metric] = Dictionary(
         uniqueKeysWithValues: ([
-            latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles,
+            latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles, retains, releases,
             rerunsPerWrite, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
             freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown, peakBytesLeftAfterTeardown,
             bytesPerSubscriber, allocationsPerWrite, bytesAllocatedPerWrite, retainedBytesPerWrite,

@@ -283,6 +283,7 @@ public final class BenchmarkRun {
         if case .finished(var output) = outcome {
             // Read here, after the worker exited: under Valgrind it would cost ~50× as much.
             (output.profiles, output.profileErrors) = ProfileManifest.profiles(dumpFolder: dumps, rows: output.rows)
+            output.rows += ReferenceCounts.rows(profiles: output.profiles, counted: output.rows)
             return .finished(output)
         }
         guard case .failed(let message) = outcome else { return outcome }

@@ -5,7 +5,7 @@ extension Suite {
         summary: "read/write cost per operation (ns/op timed; Ir/op with --measure instructions)",
         defaultObjects: 1_000,
         defaultRounds: 8,
-        tables: { SummaryTable.latencyTables(of: $0, rows: $1, strategies: $2) },
+        tables: { SummaryTable.latencyTables(of: $0, rows: $1, strategies: $2) + SummaryTable.referenceCountTables(of: $0, rows: $1, strategies: $2) },
         workloads: [
             ReadUntrackedWorkload(),
             ReadInsideViewWorkload(),
