@@ -267,6 +267,22 @@ struct UnknownStrategyGateTests {
         #expect(reported.verdict == .informational && reported.reason.contains("reported only"), "\(reporting): \(reported.reason)")
     }
 
+    @Test("a hop's count (strategy -) moves with the pool's threads: a stray call in 400 round trips is no change, +17% is a regression")
+    func hopCountTolerance() throws {
+        func verdict(_ old: Double, _ new: Double) throws -> Verdict {
+            let base = RunResults(rows: [GateTests.row(RowKey.noStrategy, "releases", old)], samples: [], source: "a")
+            let now = RunResults(rows: [GateTests.row(RowKey.noStrategy, "releases", new)], samples: [], source: "b")
+            return try #require(RunComparison(baseline: base, current: now).comparisons.first).verdict
+        }
+        #expect(try verdict(3, 2.9975) == .unchanged)
+        #expect(try verdict(0, 0.0025) == .unchanged, "the floor: a stray call where the baseline counted none")
+        #expect(try verdict(3, 3.5) == .regression)
+        // A synchronous strategy's count stays exact.
+        let base = RunResults(rows: [GateTests.row("observable", "releases", 6)], samples: [], source: "a")
+        let now = RunResults(rows: [GateTests.row("observable", "releases", 6.0025)], samples: [], source: "b")
+        #expect(RunComparison(baseline: base, current: now).comparisons.first?.verdict == .regression)
+    }
+
     @Test("run.json keeps each strategy's capabilities through a write and a read")
     func roundTrip() throws {
         let metadata = Self.metadata(.asynchronous)

@@ -264,16 +264,23 @@ public struct RunComparison: Sendable {
             result.verdict = .informational
             result.reason = policy.timingsNotJudgedBecause
         case .count:
-            let tolerance = policy.countTolerance(asynchronous: asynchronous)
+            // A hop's count (strategy `-`, e.g. its retains per round trip) includes the pool's
+            // threads, whose timing moves it by a call or two in a counted window: it gets the
+            // asynchronous strategies' tolerance, and a floor of `otherThreadsCountFloor` per op.
+            let hop = old.row.strategy == RowKey.noStrategy
+            let tolerance = policy.countTolerance(asynchronous: asynchronous || hop)
             // A count written back from CSV can differ from an equal one in its last bits: such a
             // difference (shown as +0.0%) is no change.
-            let allowed = max(abs(old.value) * tolerance, abs(old.value) * 1e-9)
+            let allowed = max(abs(old.value) * tolerance, abs(old.value) * 1e-9, hop ? GatePolicy.otherThreadsCountFloor : 0)
             if new.value > old.value + allowed {
                 result.verdict = .regression
             } else if new.value < old.value - allowed {
                 result.verdict = .improvement
             }
-            result.reason = tolerance == 0 ? "exact count" : "count, ±\(Int(tolerance * 100))% tolerance (asynchronous strategy)"
+            result.reason =
+                tolerance == 0
+                ? "exact count"
+                : "count, ±\(Int(tolerance * 100))% tolerance (\(hop ? "a hop: pool threads' timing moves the count" : "asynchronous strategy"))"
         case .timing:
             let threshold = policy.threshold(workload: old.row.workload, metric: old.row.metric)
             let change = result.change ?? 0
