@@ -80,8 +80,8 @@ struct GateAdversarialTests {
         let judged = try Self.verdict(comparison)
         #expect(judged.verdict == .spread, "\(judged.reason)")
         #expect(judged.reason.contains("layout 3 counted"), "\(judged.reason)")
-        #expect(comparison.exitStatus == .regression)
-        #expect(ComparisonReport(comparison: comparison, baselineSource: "a", currentSource: "b").headline.hasPrefix("LAYOUTS SPREAD"))
+        // Named, not failed: runs of one binary spread this far now and then (observable-context
+        // view-scope, one layout +2.2% against a baseline whose layouts agreed by chance).
     }
 
     @Test(

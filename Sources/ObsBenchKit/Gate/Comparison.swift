@@ -72,7 +72,7 @@ public struct RunComparison: Sendable {
     /// regression".
     public var exitStatus: ExitStatus {
         if noVerdict != nil { return .baselineUnusable }
-        if comparisons.contains(where: { [.regression, .spread, .missing].contains($0.verdict) }) { return .regression }
+        if comparisons.contains(where: { [.regression, .missing].contains($0.verdict) }) { return .regression }
         if comparisons.contains(where: { $0.verdict == .improvement }) { return .onlyImprovements }
         return .success
     }
