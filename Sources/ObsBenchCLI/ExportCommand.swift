@@ -32,7 +32,14 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let export: TrackerExport
         do {
-            export = TrackerExport(rows: try RunResults.load(runFolder).rows)
+            let run = try RunResults.load(runFolder)
+            if let problem = run.metadata?.partialRunProblem {
+                Console.error("cannot export \(runFolder): \(problem)")
+                throw ExitStatus.failure.exitCode
+            }
+            export = TrackerExport(rows: run.rows)
+        } catch let status as ExitCode {
+            throw status
         } catch {
             Console.error("cannot export \(runFolder): \(error)")
             throw ExitStatus.failure.exitCode

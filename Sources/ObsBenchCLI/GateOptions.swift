@@ -130,6 +130,15 @@ struct GateOptions: ParsableArguments {
             Console.error("current run \(error)")
             throw ExitStatus.failure.exitCode
         }
+        // A lone shard lacks the other shards' strategies and rounds: judged as a whole run, what it
+        // lacks would pass unseen (or fail as missing, with the wrong reason).
+        if let problem = base.metadata?.partialRunProblem {
+            throw Self.refuse(NoVerdict(.baselineUnreadable, "baseline \(base.source): \(problem)"))
+        }
+        if let problem = now.metadata?.partialRunProblem {
+            Console.error("current run \(now.source): \(problem)")
+            throw ExitStatus.failure.exitCode
+        }
         var policy = try policy()
         let instructions = Metric.instructions.name
         if !judgeTimings, base.rows.contains(where: { $0.metric == instructions }), now.rows.contains(where: { $0.metric == instructions }) {

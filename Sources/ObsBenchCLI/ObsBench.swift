@@ -4,7 +4,7 @@ import ObsBenchKit
 import ObservationStrategies
 
 /// The whole obsbench tool, for any set of strategies: `run`, `list`, `compare`, `gate`,
-/// `report`, `export`, and the hidden `worker` every run starts (this same binary).
+/// `report`, `export`, `merge`, and the hidden `worker` every run starts (this same binary).
 ///
 /// obsbench's own executable is one line; a package with a store of its own gets the same tool
 /// by naming its strategy beside the built-in ones:
@@ -100,8 +100,8 @@ struct ObsBenchCommand: AsyncParsableCommand {
             Exit status: \(ExitStatus.helpText)
             """,
         subcommands: [
-            RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, ProfileCommand.self, ReportCommand.self, ExportCommand.self, WorkerCommand.self,
-            SelfCheckCommand.self,
+            RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, ProfileCommand.self, ReportCommand.self, ExportCommand.self, MergeCommand.self,
+            WorkerCommand.self, SelfCheckCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

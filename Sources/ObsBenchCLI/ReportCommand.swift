@@ -52,6 +52,7 @@ struct ReportCommand: ParsableCommand {
             throw ExitStatus.failure.exitCode
         }
         let metadata = (try? Data(contentsOf: folder.appendingPathComponent(ResultsDirectory.FileName.metadata))).flatMap { try? JSONDecoder().decode(RunMetadata.self, from: $0) }
+        if let problem = metadata?.partialRunProblem { Console.error("WARNING: \(runFolder) is only part of a run; the report says so: \(problem)") }
         let chartNote = noCharts ? nil : drawChartsIfMissing(folder)
         let claimsFile: Result<ClaimsFile, ClaimsError>
         do {

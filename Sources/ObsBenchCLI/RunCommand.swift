@@ -89,6 +89,14 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "n"))
     var draws: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Run only the K-th of N parts of the run's jobs (1 ≤ K ≤ N), for a CI matrix; join the N shards' folders with `obsbench merge`.",
+            discussion:
+                "The jobs (suite × measure × strategy × round or memory layout, one worker each) are numbered in that order from 0 and dealt round robin: shard K runs those whose number leaves K − 1 over when divided by N, so each suite's jobs and each strategy's rounds are spread over the shards. Give every shard the same other options. A shard's run.json says which part it is; compare, gate and export refuse a lone shard (docs/results-format.md, \"Shards\").",
+            valueName: "K/N"))
+    var shard: String?
+
     @Option(help: ArgumentHelp("Folder for run folders and the `latest` link.", valueName: "dir"))
     var output = "results"
 
@@ -122,7 +130,7 @@ struct RunCommand: AsyncParsableCommand {
             guard measures.contains(.instructions) else { throw ValidationError("--draws needs --measure instructions: draws are what instruction counts are averaged over") }
         }
         let plan = try makePlan()
-        if plan.workerCount == 0 {
+        if plan.jobs.isEmpty {
             throw ValidationError(
                 "nothing to measure: \(plan.suites.map(\.name).joined(separator: ", ")) cannot be measured in \(measures.map(\.rawValue).joined(separator: " and ")) (instructions: \(SuiteRegistry.all.filter { !$0.instructionWorkloads.isEmpty }.map(\.name).joined(separator: ", ")))"
             )
@@ -137,11 +145,19 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func makePlan() throws -> RunPlan {
-        RunPlan(
+        var part: RunShard?
+        if let shard {
+            do {
+                part = try RunShard(parsing: shard)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        return RunPlan(
             suites: Selection.suites(suites), strategies: Selection.strategies(strategies),
             quick: quick, objects: objects, rounds: rounds, subscribers: subscribers, workerTimeoutSeconds: workerTimeout,
             measures: measures, instructionSettings: instructionSettings,
-            instructionJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            instructionJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: part)
     }
 
     @MainActor
@@ -165,6 +181,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         Console.print(render(outcome.rows, plan: plan))
         Console.standardError("results: \(outcome.directory.resultsFile.path) (raw samples: samples.csv, run facts: run.json; \(output)/latest points here)\n")
+        if let shard = plan.shard, shard.isPartial {
+            Console.standardError(
+                "this is shard \(shard) (\(plan.selectedJobs.count) of the run's \(plan.jobs.count) jobs): join all \(shard.count) with obsbench merge SHARD_DIR... --output DIR\n")
+        }
         if !outcome.failures.isEmpty {
             Console.error("\(outcome.failures.count) worker(s) failed; their error rows are in results.csv:")
             for failure in outcome.failures { Console.standardError("  \(failure)\n") }

@@ -182,7 +182,7 @@ public struct CallgrindProfile: Sendable {
 }
 
 /// A function in a profile: the object file its code is in, and its symbol as Callgrind names it.
-public struct FunctionID: Hashable, Sendable, Comparable {
+public struct FunctionID: Hashable, Sendable, Codable, Comparable {
     public var object: String
     public var name: String
 

@@ -15,7 +15,7 @@ import ObservationStrategies
 /// profile.total             // the row's Ir/op
 /// profile.referenceCounts?.retains   // its retains per operation, from the dumps' call counts
 /// ```
-public struct OperationProfile: Sendable {
+public struct OperationProfile: Sendable, Codable {
     public var key: RowKey
     /// Every function whose cost per operation, or whose retains or releases, are not zero,
     /// largest own cost first.
@@ -27,7 +27,7 @@ public struct OperationProfile: Sendable {
     public var referenceCounts: ReferenceCounts?
 
     /// One function's share.
-    public struct Function: Sendable, Equatable {
+    public struct Function: Sendable, Equatable, Codable {
         public var id: FunctionID
         public var name: String
         public var group: CostGroup
@@ -39,7 +39,7 @@ public struct OperationProfile: Sendable {
     }
 
     /// One caller → callee edge.
-    public struct Call: Sendable, Equatable {
+    public struct Call: Sendable, Equatable, Codable {
         public var caller: FunctionID
         public var callee: FunctionID
         public var perOperation: Double
@@ -147,6 +147,25 @@ public struct OperationProfile: Sendable {
     private struct Pair: Hashable {
         var caller: FunctionID
         var callee: FunctionID
+    }
+
+    /// The same profile with each function's object file renamed by `rename`: profiles of one row
+    /// made by different processes name the stripped copy of the worker that each made in a
+    /// scratch folder of its own, so `obsbench merge` names them alike before taking their mean.
+    public func renamingObjects(_ rename: (String) -> String) -> OperationProfile {
+        func renamed(_ id: FunctionID) -> FunctionID { FunctionID(object: rename(id.object), name: id.name) }
+        var profile = self
+        profile.functions = functions.map { function in
+            var function = function
+            function.id = renamed(function.id)
+            return function
+        }
+        profile.calls = calls.map { Call(caller: renamed($0.caller), callee: renamed($0.callee), perOperation: $0.perOperation) }
+        if var counts = referenceCounts {
+            counts.byFunction = Dictionary(counts.byFunction.map { (renamed($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+            profile.referenceCounts = counts
+        }
+        return profile
     }
 
     /// The rows of `profile.csv`.

@@ -32,7 +32,7 @@ import Foundation
 /// let counts = ReferenceCounts(operation: (short, long), empty: (emptyShort, emptyLong), operations: 400)
 /// counts.retains    // 2.0 for observable's read-untracked: the registrar and the key path
 /// ```
-public struct ReferenceCounts: Sendable, Equatable {
+public struct ReferenceCounts: Sendable, Equatable, Codable {
     /// Retains per operation.
     public var retains: Double
     /// Releases per operation.
@@ -44,7 +44,7 @@ public struct ReferenceCounts: Sendable, Equatable {
     public var fromCallCountDumps: Bool
 
     /// One function's retains and releases per operation.
-    public struct PerFunction: Sendable, Equatable {
+    public struct PerFunction: Sendable, Equatable, Codable {
         public var retains: Double
         public var releases: Double
 

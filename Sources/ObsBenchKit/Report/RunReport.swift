@@ -36,6 +36,9 @@ public struct RunReport: Sendable {
             .paragraph(
                 "What each observation strategy cost on this machine, measured by `obsbench` with one shared harness over real implementations. Every number below comes from `results.csv` in this folder; ratios are to `plain` measured in the same run, which is what to compare across machines."
             ))
+        if let problem = metadata?.partialRunProblem {
+            blocks.append(.paragraph("**Only part of a run.** This folder cannot be read as a whole run: \(problem)."))
+        }
 
         blocks.append(.heading(level: 2, text: "Machine and toolchain"))
         if let metadata {
@@ -49,7 +52,7 @@ public struct RunReport: Sendable {
                         ["status", metadata.status.rawValue], ["sampling", metadata.quick ? "--quick (short: for CI, not for conclusions)" : "full"],
                         ["suites", metadata.suites.joined(separator: ", ")], ["strategies", metadata.strategies.joined(separator: ", ")],
                         ["command", metadata.commandLine.joined(separator: " ")],
-                    ]))
+                    ] + (metadata.mergedShards.map { [["merged from", "\($0.count) shards (obsbench merge): \($0.joined(separator: ", "))"]] } ?? [])))
         } else {
             blocks.append(.paragraph("No `run.json` beside the results: machine facts unknown."))
         }

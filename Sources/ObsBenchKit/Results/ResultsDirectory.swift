@@ -2,7 +2,8 @@ import Foundation
 
 /// A run's folder, `<output>/<run-id>/`: `results.csv` (the pooled rows), `rounds.csv` (every
 /// worker's own rows), `samples.csv` (raw samples) and `run.json`; an instruction run adds
-/// `profile.csv` (per-function Ir/op) and `profiles/` (the same in Callgrind's format).
+/// `profile.csv` (per-function Ir/op) and `profiles/` (the same in Callgrind's format), and a
+/// shard of a run (`--shard K/N`) `jobs/`, each worker's whole output for `obsbench merge`.
 ///
 /// Rows are appended whole, one `write` per worker's batch, as each worker finishes, so an
 /// interrupted or crashed run keeps everything measured before it. `run.json` is written to a
@@ -19,6 +20,8 @@ public final class ResultsDirectory {
     public var profileFile: URL { runDirectory.appendingPathComponent(Self.profileFileName) }
     /// Each counted row's profile in Callgrind's format, per 1,000 operations, for call graphs.
     public var profilesFolder: URL { runDirectory.appendingPathComponent(Self.profilesFolderName, isDirectory: true) }
+    /// A shard's record of each job's whole output, for `obsbench merge` (``JobRecord``).
+    public var jobsFolder: URL { runDirectory.appendingPathComponent(FileName.jobs, isDirectory: true) }
     public static let profileFileName = FileName.profile
     public static let profilesFolderName = FileName.profiles
 
@@ -32,6 +35,8 @@ public final class ResultsDirectory {
         public static let profile = "profile.csv"
         public static let profiles = "profiles"
         public static let plots = "plots"
+        /// A shard's job records (`--shard K/N`).
+        public static let jobs = "jobs"
         public static let reportMarkdown = "report.md"
         public static let reportHTML = "report.html"
         /// `<output>/latest`, the link to the newest run.

@@ -14,22 +14,29 @@
 /// pooled over the rounds that did: its `rounds` counts them, and its note says which were missing
 /// ("7 of 8 rounds: none from round 3"). Its figures are never one round's standing in for all.
 public enum RoundMerger {
+    /// Pools every round of one suite × strategy, the first round's rows first.
     public static func merge(rounds: [[ResultRow]], samples: [SampleRow]) -> [ResultRow] {
-        guard rounds.count > 1 else { return rounds.first ?? [] }
+        merge(rounds: rounds.enumerated().map { (round: $0.offset + 1, rows: $0.element) }, of: rounds.count, samples: samples)
+    }
+
+    /// Pools the rounds given, each named by its number (from 1), of the `total` the suite runs:
+    /// a shard's results pool the rounds it ran (``RunShard``), and the missing ones are named.
+    public static func merge(rounds: [(round: Int, rows: [ResultRow])], of total: Int, samples: [SampleRow]) -> [ResultRow] {
+        guard rounds.count > 1 else { return rounds.first?.rows ?? [] }
         var order: [RowKey] = []
         var groups: [RowKey: [(round: Int, row: ResultRow)]] = [:]
         var errors: [ResultRow] = []
-        for (index, rows) in rounds.enumerated() {
+        for (round, rows) in rounds {
             for row in rows {
                 if row.isError {
                     var error = row
-                    error.note = "round \(index + 1)/\(rounds.count): \(row.note)"
+                    error.note = "round \(round)/\(total): \(row.note)"
                     errors.append(error)
                     continue
                 }
                 let key = RowKey(row)
                 if groups[key] == nil { order.append(key) }
-                groups[key, default: []].append((index + 1, row))
+                groups[key, default: []].append((round, row))
             }
         }
         let sampledKeys = Dictionary(grouping: order, by: { SampleKey(workload: $0.workload, metric: $0.metric, subscribers: $0.subscribers) })
@@ -63,11 +70,11 @@ public enum RoundMerger {
                     row.note += "; no statistics: a round's value is not finite"
                 }
             }
-            if !valued.isEmpty, valued.count < rounds.count {
+            if !valued.isEmpty, valued.count < total {
                 let valuedRounds = Set(valued.map(\.round))
-                let missing = (1...rounds.count).filter { !valuedRounds.contains($0) }
+                let missing = (1...total).filter { !valuedRounds.contains($0) }
                 row.note +=
-                    "; \(valued.count) of \(rounds.count) rounds: none from round\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", "))"
+                    "; \(valued.count) of \(total) rounds: none from round\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", "))"
             }
             merged.append(row)
         }

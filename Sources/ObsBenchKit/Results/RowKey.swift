@@ -8,7 +8,7 @@ import ObservationStrategies
 /// RowKey(row).description  // "latency/write-observed/published/latency objects=1000 S=1 c=1"
 /// RowKey(row).benchmark    // "latency/write-observed/published objects=1000 S=1 c=1"
 /// ```
-public struct RowKey: Hashable, Sendable, CustomStringConvertible {
+public struct RowKey: Hashable, Sendable, Codable, CustomStringConvertible {
     public var suite, workload, strategy, executor, metric, unit: String
     public var objects, subscribers, concurrency: Int
 

@@ -36,6 +36,15 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     /// Each strategy's descriptor, capabilities included, so `compare`, `gate` and `report` can
     /// read runs of strategies the reading binary does not know (nil in older runs).
     public var strategyDetails: [StrategyDescriptor]?
+    /// For a shard of a run (`--shard K/N`), which part it is: its rows are only that part's, and
+    /// `compare`, `gate` and `export` refuse it until `obsbench merge` has joined all N (nil for a
+    /// whole run).
+    public var shard: RunShard?
+    /// For a shard, every job of the whole plan, numbered as ``RunShard`` deals them, so `merge`
+    /// can check that the shards together ran each job once (nil for a whole run).
+    public var jobs: [RunJob]?
+    /// For a run `obsbench merge` joined, the shards' run ids, shard 1 first (nil otherwise).
+    public var mergedShards: [String]?
 
     /// How the run measured cost: what it says, or time for runs older than the instruction mode.
     public var measuresOrDefault: [CostMeasure] { measures ?? [.time] }
@@ -45,7 +54,7 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         suites: [String], strategies: [String], quick: Bool, commandLine: [String], status: RunStatus, finishedTime: String?, clockResolutionNanoseconds: UInt64,
         clockCallCostNanoseconds: Double,
         measures: [CostMeasure]? = nil, instructionCounting: InstructionFacts? = nil, toolchain: String? = nil, rounds: [String: Int]? = nil,
-        strategyDetails: [StrategyDescriptor]? = nil
+        strategyDetails: [StrategyDescriptor]? = nil, shard: RunShard? = nil, jobs: [RunJob]? = nil, mergedShards: [String]? = nil
     ) {
         self.runID = runID
         self.time = time
@@ -69,6 +78,17 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         self.toolchain = toolchain
         self.rounds = rounds
         self.strategyDetails = strategyDetails
+        self.shard = shard
+        self.jobs = jobs
+        self.mergedShards = mergedShards
+    }
+
+    /// Why the run cannot be judged or exported as a whole: it is one shard of several (`--shard
+    /// K/N`), whose rows lack the other shards' strategies, rounds and layouts; nil for a whole run.
+    public var partialRunProblem: String? {
+        guard let shard, shard.isPartial else { return nil }
+        return
+            "it is shard \(shard.index) of \(shard.count) of a run (--shard \(shard)): its rows are only the jobs that shard ran. Join all \(shard.count) shards first: obsbench merge SHARD_DIR... --output DIR"
     }
 
     /// The descriptor of `strategy`: from `run.json`, or for runs older than that field, from the
@@ -92,7 +112,7 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         case allocator, suites, strategies, quick, commandLine = "command_line", status
         case finishedTime = "finished_time", clockResolutionNanoseconds = "clock_resolution_ns"
         case clockCallCostNanoseconds = "clock_call_cost_ns", measures, instructionCounting = "instruction_counting"
-        case toolchain, rounds, strategyDetails = "strategy_details"
+        case toolchain, rounds, strategyDetails = "strategy_details", shard, jobs, mergedShards = "merged_shards"
     }
 }
 

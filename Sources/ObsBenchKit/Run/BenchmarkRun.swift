@@ -22,11 +22,14 @@ public struct RunPlan: Sendable {
     /// allocations, whatever else the machine runs, so they may share the cores; timing workers
     /// always run one at a time.
     public var instructionJobs: Int
+    /// The part of the jobs to run when the run is spread over several machines (`--shard K/N`);
+    /// nil runs them all.
+    public var shard: RunShard?
 
     public init(
         suites: [Suite], strategies: [StrategyEntry], quick: Bool, objects: Int?, rounds: Int? = nil, subscribers: Int? = nil, workerTimeoutSeconds: Double,
         measures: [CostMeasure] = [.time], instructionSettings: InstructionSettings = .standard(),
-        instructionJobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        instructionJobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: RunShard? = nil
     ) {
         self.suites = suites
         self.strategies = strategies
@@ -38,6 +41,7 @@ public struct RunPlan: Sendable {
         self.measures = CostMeasure.allCases.filter(measures.contains)
         self.instructionSettings = instructionSettings
         self.instructionJobs = max(1, instructionJobs)
+        self.shard = shard
     }
 
     /// The measures `suite` runs: every one asked for that it has workloads for.
@@ -62,12 +66,27 @@ public struct RunPlan: Sendable {
         measure == .instructions ? instructionSettings.layouts : rounds ?? suite.defaultRounds
     }
 
-    /// Worker processes the plan starts in all.
-    public var workerCount: Int {
-        suites.reduce(0) { total, suite in
-            total + measures(of: suite).reduce(0) { $0 + rounds(of: suite, measuring: $1) * strategies(of: suite).count }
+    /// Every worker process of the whole plan, shard or not, in the order ``RunShard`` numbers
+    /// them: by suite, then measure, then strategy, then round.
+    public var jobs: [RunJob] {
+        suites.flatMap { suite in
+            measures(of: suite).flatMap { measure in
+                let rounds = rounds(of: suite, measuring: measure)
+                return strategies(of: suite).flatMap { strategy in
+                    (1...rounds).map { RunJob(suite: suite.name, measure: measure, strategy: strategy?.name, round: $0, rounds: rounds) }
+                }
+            }
         }
     }
+
+    /// The jobs this process runs: all of them, or those its shard selects.
+    public var selectedJobs: [RunJob] {
+        guard let shard else { return jobs }
+        return jobs.enumerated().filter { shard.selects(jobNumber: $0.offset) }.map(\.element)
+    }
+
+    /// Worker processes the plan starts in all (in a shard, those of the shard).
+    public var workerCount: Int { selectedJobs.count }
 
     /// The arguments of the hidden `worker` command for one round of one suite and strategy.
     public func workerArguments(suite: Suite, strategy: StrategyEntry?, runID: String, round: Int = 1, measure: CostMeasure = .time) -> [String] {
@@ -86,12 +105,13 @@ public struct RunPlan: Sendable {
     }
 }
 
-/// Runs a plan: one worker process per suite × round × strategy, progress on standard error.
+/// Runs a plan: one worker process per suite × round × strategy (in a shard, those the plan's
+/// ``RunShard`` selects), progress on standard error.
 ///
 /// Within a suite the strategies take turns, round after round, so a shared machine's slow and
 /// fast stretches fall on all of them alike. Each worker's rows go to `rounds.csv` and its raw
 /// samples to `samples.csv` as it finishes; when a suite's last round is done, the pooled rows
-/// (see `RoundMerger`) go to `results.csv`.
+/// (see `RoundMerger`) go to `results.csv` (both through ``RunRecorder``).
 @MainActor
 public final class BenchmarkRun {
     public let plan: RunPlan
@@ -128,13 +148,13 @@ public final class BenchmarkRun {
         return parts.joined(separator: "; ")
     }
 
-    public private(set) var rows: [ResultRow] = []
+    /// Where each worker's output is written, and the suites' rounds pooled.
+    public let recorder: RunRecorder
+    /// The pooled rows written to `results.csv` so far.
+    public var rows: [ResultRow] { recorder.rows }
     public private(set) var failures: [String] = []
-    /// The suite in progress and the rounds its strategies have finished, not yet in `results.csv`.
-    private var unfinished: (suite: Suite, perStrategy: [String: (rounds: [[ResultRow]], samples: [SampleRow])])?
-    /// Profiles of the suite in progress counted in several memory layouts, by row, written as
-    /// their mean with the pooled rows.
-    private var layoutProfiles: [RowKey: [OperationProfile]] = [:]
+    /// Each selected job's number in the whole plan, for a shard's job records.
+    private let jobNumbers: [RunJob: Int]
 
     /// - Parameter callgrind: how to start instruction-mode workers (`CallgrindInvocation.prepare`);
     ///   required when the plan measures instructions.
@@ -144,6 +164,9 @@ public final class BenchmarkRun {
         self.runID = runID
         self.workerExecutable = workerExecutable
         self.callgrind = callgrind
+        recorder = RunRecorder(directory: directory, keepsJobs: plan.shard != nil)
+        let selected = Set(plan.selectedJobs)
+        jobNumbers = Dictionary(uniqueKeysWithValues: plan.jobs.enumerated().filter { selected.contains($0.element) }.map { ($0.element, $0.offset) })
     }
 
     public func execute() async {
@@ -156,14 +179,16 @@ public final class BenchmarkRun {
         progress.done()
     }
 
-    /// Every round of every strategy of one suite, measuring one way; then its pooled rows.
-    /// Timing workers run one at a time; instruction workers, and those of a suite of exact counts
-    /// (`Suite.countsOnly`), up to `plan.instructionJobs` at once.
+    /// Every round of every strategy of one suite, measuring one way (in a shard, those it
+    /// selects); then its pooled rows. Timing workers run one at a time; instruction workers, and
+    /// those of a suite of exact counts (`Suite.countsOnly`), up to `plan.instructionJobs` at once.
     private func execute(_ suite: Suite, measuring measure: CostMeasure, progress: ProgressReporter) async {
         let rounds = plan.rounds(of: suite, measuring: measure)
         let strategies = plan.strategies(of: suite)
         let suiteLabel = measure == .instructions ? "\(suite.name) (instructions)" : suite.name
-        unfinished = (suite, [:])
+        func job(_ strategy: StrategyEntry?, round: Int) -> RunJob {
+            RunJob(suite: suite.name, measure: measure, strategy: strategy?.name, round: round, rounds: rounds)
+        }
         // Instruction workers run side by side, and each counts only itself, so their order does
         // not touch the numbers: the asynchronous strategies' workers (GRDB's above all) are the
         // longest, and starting them first in each round keeps a core from idling behind one at
@@ -172,18 +197,21 @@ public final class BenchmarkRun {
             measure == .instructions
             ? strategies.filter { $0?.descriptor.capabilities.delivery == .asynchronous } + strategies.filter { $0?.descriptor.capabilities.delivery != .asynchronous }
             : strategies
-        var pending = (1...rounds).flatMap { round in order.map { (round: round, strategy: $0) } }[...]
+        var pending = (1...rounds).flatMap { round in order.map { (round: round, strategy: $0) } }.filter { jobNumbers[job($0.strategy, round: $0.round)] != nil }[...]
+        // A shard may select none of the suite's jobs: it then has no rows of it at all.
+        guard !pending.isEmpty else { return }
+        recorder.beginSuite(suite.name, strategies: strategies.map { $0?.name ?? RowKey.noStrategy })
         let width = measure == .instructions || suite.countsOnly ? plan.instructionJobs : 1
         await withTaskGroup(of: Void.self) { group in
             var running = 0
-            while let job = pending.first {
+            while let next = pending.first {
                 if running == width {
                     await group.next()
                     running -= 1
                 }
                 pending.removeFirst()
                 running += 1
-                let round = job.round, strategy = job.strategy
+                let round = next.round, strategy = next.strategy
                 group.addTask {
                     await self.runAndRecord(suite: suite, strategy: strategy, round: round, rounds: rounds, measure: measure, suiteLabel: suiteLabel, progress: progress)
                 }
@@ -192,30 +220,21 @@ public final class BenchmarkRun {
         appendPooledRows()
     }
 
-    /// Runs one worker and records what it measured: its rows in `rounds.csv` and `samples.csv`
-    /// at once, its profiles in `profile.csv`, and its rows for the suite's pooled ones.
+    /// Runs one worker and records what it measured (``RunRecorder``).
     private func runAndRecord(suite: Suite, strategy: StrategyEntry?, round: Int, rounds: Int, measure: CostMeasure, suiteLabel: String, progress: ProgressReporter) async {
-        let name = strategy?.name ?? RowKey.noStrategy
+        let job = RunJob(suite: suite.name, measure: measure, strategy: strategy?.name, round: round, rounds: rounds)
+        let name = job.strategyName
         let label = strategy == nil ? suite.name : rounds > 1 ? "\(name) (round \(round)/\(rounds))" : name
         progress.starting(suite: suiteLabel, strategy: label)
         let begin = MonotonicClock.now()
         var (output, failure) = await runWorker(suite: suite, strategy: strategy, round: round, measure: measure)
         let seconds = Double(MonotonicClock.now() - begin) / 1e9
         do {
-            try directory.append(rounds: output.rows, samples: output.samples)
-            if rounds > 1 && measure == .instructions {
-                // One layout's profile: kept for the layouts' mean, its errors written now.
-                for profile in output.profiles { layoutProfiles[profile.key, default: []].append(profile) }
-                try directory.append(profiles: [], errors: output.profileErrors)
-            } else {
-                try directory.append(profiles: output.profiles, errors: output.profileErrors)
-            }
+            try recorder.record(job, number: jobNumbers[job] ?? 0, output: output)
         } catch {
             failure = "cannot append results: \(error.localizedDescription)"
         }
         for error in output.profileErrors { progress.warn("profile of \(error.key.benchmark): \(error.function)") }
-        unfinished?.perStrategy[name, default: ([], [])].rounds.append(output.rows)
-        unfinished?.perStrategy[name, default: ([], [])].samples += output.samples
         if let failure { failures.append("\(suite.name) · \(label): \(failure)") }
         progress.finished(suite: suiteLabel, strategy: label, seconds: seconds, error: failure)
     }
@@ -224,27 +243,7 @@ public final class BenchmarkRun {
     /// suite, and when a run is interrupted (the rows then pool the rounds that finished; their
     /// `rounds` column says how many).
     public func appendPooledRows() {
-        guard let (suite, perStrategy) = unfinished else { return }
-        unfinished = nil
-        if !layoutProfiles.isEmpty {
-            let means = layoutProfiles.values.map { OperationProfile(meanOf: $0) }.sorted { $0.key.description < $1.key.description }
-            layoutProfiles = [:]
-            do {
-                try directory.append(profiles: means, errors: [])
-            } catch {
-                failures.append("\(suite.name): cannot append profiles: \(error.localizedDescription)")
-            }
-        }
-        for name in plan.strategies(of: suite).map({ $0?.name ?? RowKey.noStrategy }) {
-            guard let measured = perStrategy[name] else { continue }
-            let merged = RoundMerger.merge(rounds: measured.rounds, samples: measured.samples).map { $0.notingIndistinguishable() }
-            do {
-                try directory.append(results: merged)
-            } catch {
-                failures.append("\(suite.name) · \(name): cannot append results: \(error.localizedDescription)")
-            }
-            rows += merged
-        }
+        failures += recorder.finishSuite()
     }
 
     /// Runs one worker; a crash, hang or unreadable output becomes an error row.

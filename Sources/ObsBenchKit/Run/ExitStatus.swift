@@ -15,7 +15,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// the run cannot be compared with (another allocator, measure, toolchain, Valgrind,
     /// `--quick`); a side of a same-machine gate could not be counted; or no row was judged.
     case baselineUnusable = 5
-    /// Bad usage: unknown suite, strategy or format, bad sizes, conflicting options.
+    /// Bad usage: unknown suite, strategy or format, bad sizes, conflicting options; `merge`:
+    /// shards that do not make one run.
     case usage = 64
     /// `--measure instructions` without Valgrind (or built without its header): nothing is measured.
     case unavailable = 69
@@ -25,14 +26,14 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// What the status means, for `--help` and the README.
     public var meaning: String {
         switch self {
-        case .success: "everything measured; compare/gate: no regression; report/export: written"
+        case .success: "everything measured; compare/gate: no regression; report/export/merge: written"
         case .failure: "some workers failed (their error rows are in the CSV), a run cannot be read, or another failure"
         case .regression: "compare/gate: a regression, or a judged baseline metric missing from the run"
         case .noClaimsJudged: "report: written, but no claim was judged (no claims file, or no claim's rows in the run; --no-claims for a report without them)"
         case .onlyImprovements: "compare/gate: only improvements"
         case .baselineUnusable:
             "compare/gate: no verdict: the baseline is missing, unreadable or made differently (another measure, allocator, toolchain, Valgrind, CPU model, --quick), a side of a same-machine gate could not be counted, or no row was judged"
-        case .usage: "bad usage (unknown suite, strategy or format; bad sizes; conflicting options)"
+        case .usage: "bad usage (unknown suite, strategy or format; bad sizes; conflicting options; merge: shards missing, repeated or made differently)"
         case .unavailable: "--measure instructions without Valgrind (nothing measured)"
         case .cannotWriteOutput: "the output folder cannot be written"
         }

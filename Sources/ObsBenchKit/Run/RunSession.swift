@@ -48,14 +48,11 @@ public enum RunSession {
                 "skipping \(suite.name): none of its workloads can be measured in \(plan.measures.map(\.rawValue).joined(separator: " or ")) (--measure instructions counts the latency suite and hops at 1 caller)"
             )
         }
-        let startTime = Date()
-        // Two runs started in the same second get -2, -3… rather than sharing a folder.
-        var runID = Self.runID(for: startTime)
-        var suffix = 1
-        while FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).appendingPathComponent(runID).path) {
-            suffix += 1
-            runID = Self.runID(for: startTime) + "-\(suffix)"
+        if let shard = plan.shard, plan.selectedJobs.isEmpty {
+            Console.error("shard \(shard) selects none of the plan's \(plan.jobs.count) jobs: it writes a run without rows, for obsbench merge")
         }
+        let startTime = Date()
+        let runID = Self.newRunID(for: startTime, in: output)
         let directory: ResultsDirectory
         do {
             directory = try ResultsDirectory(output: output, runID: runID)
@@ -85,7 +82,7 @@ public enum RunSession {
             clockCallCostNanoseconds: MonotonicClock.measureCallCost(),
             measures: plan.measures, instructionCounting: callgrind?.facts, toolchain: HostFacts.toolchain,
             rounds: Dictionary(uniqueKeysWithValues: plan.suites.filter { plan.measures(of: $0).contains(.time) }.map { ($0.name, plan.rounds(of: $0)) }),
-            strategyDetails: plan.strategies.map(\.descriptor))
+            strategyDetails: plan.strategies.map(\.descriptor), shard: plan.shard, jobs: plan.shard == nil ? nil : plan.jobs)
         do {
             try directory.writeMetadata(metadata)
         } catch {
@@ -122,6 +119,18 @@ public enum RunSession {
     /// A sortable, filesystem-safe id from the start time, e.g. `2026-11-23T10-54-07Z`.
     public static func runID(for date: Date) -> String {
         ISO8601DateFormatter().string(from: date).replacingOccurrences(of: ":", with: "-")
+    }
+
+    /// The id of a new run folder under `output`: from the start time, and two runs started in
+    /// the same second get -2, -3… rather than sharing a folder.
+    public static func newRunID(for date: Date, in output: String) -> String {
+        var runID = runID(for: date)
+        var suffix = 1
+        while FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).appendingPathComponent(runID).path) {
+            suffix += 1
+            runID = Self.runID(for: date) + "-\(suffix)"
+        }
+        return runID
     }
 
 }
