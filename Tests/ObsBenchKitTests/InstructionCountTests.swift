@@ -151,6 +151,22 @@ struct InstructionCountTests {
         #expect(abs(top.delta - added) <= added * 0.05, "the top mover grew \(top.delta) Ir/op; the injection added \(added); \(movers.prefix(5))")
     }
 
+    @Test("a costly operation's loops are divided by the largest power of two whose pair still holds the budget, at most 8; a cheap one's are not")
+    func lengthDivisor() {
+        let quick = InstructionSettings.quick()  // 200/600: a pair holds 400 operations, budget 20 M Ir
+        #expect(quick.lengthDivisor(instructionsPerOperation: 600) == 1)
+        #expect(quick.lengthDivisor(instructionsPerOperation: 58_000) == 1)  // 23.2 M: below 2 budgets
+        #expect(quick.lengthDivisor(instructionsPerOperation: 120_000) == 2)  // 48 M
+        #expect(quick.lengthDivisor(instructionsPerOperation: 282_000) == 4)  // 112.8 M
+        #expect(quick.lengthDivisor(instructionsPerOperation: 440_000) == 8)  // 176 M
+        #expect(quick.lengthDivisor(instructionsPerOperation: 1e9) == InstructionSettings.maximumLengthDivisor)
+        #expect(quick.lengthDivisor(instructionsPerOperation: 80_000, operations: 80 * 60) == 8)  // a drawn row: 384 M
+        #expect(quick.dividingLengths(by: 4).shortLength == 50 && quick.dividingLengths(by: 4).longLength == 150)
+        var old = quick
+        old.pairInstructions = 0  // a run made before the budget: full lengths always
+        #expect(old.lengthDivisor(instructionsPerOperation: 1e9) == 1)
+    }
+
     @Test("without valgrind the instruction mode says it is unavailable instead of printing numbers")
     func unavailableWithoutValgrind() throws {
         #expect {

@@ -4,8 +4,10 @@ import ObservationStrategies
 /// What the gate concluded about one metric.
 public enum Verdict: String, Sendable, Comparable {
     case regression, improvement, unchanged, informational
-    /// An instruction count whose current layouts spread far more than the baseline's
-    /// (``InstructionJudgement``): a finding that fails the gate like a regression, whatever the mean did.
+    /// An instruction count whose mean is within its allowance but one of whose current layouts
+    /// strayed far from its run's others (``InstructionJudgement``): named, with the layout, and
+    /// not a failure. A uniform change of the same mean passes, and runs of one binary stray this
+    /// far now and then.
     case spread
     /// Only in the baseline, or only in the current run.
     case missing, added

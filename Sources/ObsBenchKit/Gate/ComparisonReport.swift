@@ -75,11 +75,10 @@ public struct ComparisonReport: Sendable {
         let verdict =
             switch comparison.exitStatus {
             case .regression:
-                counts[.regression] != nil
-                    ? "REGRESSION" : counts[.spread] != nil ? "LAYOUTS SPREAD (a layout far from its run's others)" : "FAILED (metrics missing from the current run)"
+                counts[.regression] != nil ? "REGRESSION" : "FAILED (metrics missing from the current run)"
             case .onlyImprovements: "improvements only"
             case .baselineUnusable: comparison.noVerdict?.headline ?? "NO VERDICT"
-            default: "no regression"
+            default: counts[.spread] != nil ? "no regression (a layout strayed from its run's others: see `spread`)" : "no regression"
             }
         let parts = [Verdict.regression, .spread, .improvement, .unchanged, .informational, .missing, .added].compactMap { kind in
             counts[kind].map { "\($0) \(kind.rawValue)" }

@@ -75,7 +75,9 @@ public enum RunCompatibility {
     /// repeats or the layouts: they decide how a row's value is summarised, and the gate judges
     /// each side's layouts as they are (a base binary older than layouts counts one).
     static func lengths(_ settings: InstructionSettings) -> String {
-        let loops = "\(settings.shortLength)/\(settings.longLength)"
+        let loops =
+            "\(settings.shortLength)/\(settings.longLength)"
+            + (settings.pairInstructions > 0 ? ", costly operations on loops divided to pairs of about \(settings.pairInstructions) Ir" : "")
         guard settings.draws > 1 else { return loops }
         return loops + "; synchronous rows on \(settings.draws) records, \(settings.drawLength) ops each after \(settings.drawWarmUp)"
     }

@@ -19,10 +19,17 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
     /// Operations counted on each drawn record, after `drawWarmUp` that are not.
     public var drawLength: Int
     public var drawWarmUp: Int
+    /// How many instructions a pair's difference (long − short loop) is sized to hold, about: an
+    /// operation so costly that `longLength − shortLength` of them exceed it is counted on loops
+    /// divided by a power of two (at most ``maximumLengthDivisor``), so that a GRDB write of
+    /// 300,000 Ir is not counted on 3,000 operations per row when 100 say as much
+    /// (``lengthDivisor(instructionsPerOperation:)``). 0: every row on the full lengths (runs made
+    /// before this setting).
+    public var pairInstructions: Int
 
     public init(
         shortLength: Int, longLength: Int, repeats: Int, cacheSimulation: Bool, layouts: Int = InstructionSettings.defaultLayouts, draws: Int = 1,
-        drawLength: Int = 0, drawWarmUp: Int = 0
+        drawLength: Int = 0, drawWarmUp: Int = 0, pairInstructions: Int = 0
     ) {
         self.shortLength = shortLength
         self.longLength = longLength
@@ -32,6 +39,37 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
         self.draws = draws
         self.drawLength = drawLength
         self.drawWarmUp = drawWarmUp
+        self.pairInstructions = pairInstructions
+    }
+
+    /// The largest divisor of the loop lengths (``pairInstructions``): 200/600 become 25/75.
+    public static let maximumLengthDivisor = 8
+
+    /// The power of two (1...``maximumLengthDivisor``) the loop lengths are divided by for an
+    /// operation of about `instructionsPerOperation` Ir, when a pair's difference holds
+    /// `operations` of them (`longLength − shortLength` unless given): the largest whose divided
+    /// pair still holds ``pairInstructions``. Its value does not move the count, only its noise: a count per
+    /// operation is a difference of two loops, so whatever a loop costs once cancels at any length.
+    ///
+    /// ```swift
+    /// // Quick (200/600, pairs of about 20 M Ir): a 58,000 Ir write keeps 200/600, a 282,000 Ir
+    /// // write with a GRDB observation is counted on 50/150, a 440,000 Ir transaction on 25/75.
+    /// InstructionSettings.quick().lengthDivisor(instructionsPerOperation: 282_000)  // 4
+    /// ```
+    public func lengthDivisor(instructionsPerOperation: Double, operations: Int? = nil) -> Int {
+        guard pairInstructions > 0, instructionsPerOperation > 0 else { return 1 }
+        let held = Double(operations ?? longLength - shortLength) * instructionsPerOperation / Double(pairInstructions)
+        var divisor = 1
+        while divisor * 2 <= Self.maximumLengthDivisor, Double(divisor * 2) <= held { divisor *= 2 }
+        return divisor
+    }
+
+    /// These settings with the loop lengths divided by `divisor`.
+    func dividingLengths(by divisor: Int) -> InstructionSettings {
+        var divided = self
+        divided.shortLength = shortLength / divisor
+        divided.longLength = longLength / divisor
+        return divided
     }
 
     /// Records drawn per layout unless a caller says otherwise: with 5 layouts, 400 draws a row
@@ -46,7 +84,8 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
     /// (`MeasuredDraw`): 150 operations on each of 80 records, after 50.
     public static func standard(cacheSimulation: Bool = false) -> InstructionSettings {
         InstructionSettings(
-            shortLength: 500, longLength: 1_500, repeats: 3, cacheSimulation: cacheSimulation, draws: defaultDraws, drawLength: 150, drawWarmUp: 50)
+            shortLength: 500, longLength: 1_500, repeats: 3, cacheSimulation: cacheSimulation, draws: defaultDraws, drawLength: 150, drawWarmUp: 50,
+            pairInstructions: 50_000_000)
     }
 
     /// `--quick` (CI): 200 and 600 operations, 3 pairs in each layout, whose median shrugs off a
@@ -57,12 +96,13 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
     /// operations each after 20. Counts made this way are compared only with counts made this way.
     public static func quick(cacheSimulation: Bool = false) -> InstructionSettings {
         InstructionSettings(
-            shortLength: 200, longLength: 600, repeats: 3, cacheSimulation: cacheSimulation, draws: defaultDraws, drawLength: 60, drawWarmUp: 20)
+            shortLength: 200, longLength: 600, repeats: 3, cacheSimulation: cacheSimulation, draws: defaultDraws, drawLength: 60, drawWarmUp: 20,
+            pairInstructions: 20_000_000)
     }
 
     enum CodingKeys: String, CodingKey {
         case shortLength = "short_length", longLength = "long_length", repeats, cacheSimulation = "cache_simulation", layouts, draws,
-            drawLength = "draw_length", drawWarmUp = "draw_warm_up"
+            drawLength = "draw_length", drawWarmUp = "draw_warm_up", pairInstructions = "pair_instructions"
     }
 
     /// A run made before layouts existed counted every row in the binary's own layout: one.
@@ -77,6 +117,7 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
         draws = try container.decodeIfPresent(Int.self, forKey: .draws) ?? 1
         drawLength = try container.decodeIfPresent(Int.self, forKey: .drawLength) ?? 0
         drawWarmUp = try container.decodeIfPresent(Int.self, forKey: .drawWarmUp) ?? 0
+        pairInstructions = try container.decodeIfPresent(Int.self, forKey: .pairInstructions) ?? 0
     }
 }
 
@@ -178,6 +219,12 @@ public struct InstructionCounter {
     /// Counts `batch`. `emptyBatch` must have the same loop shape with the measured work removed.
     public func count(_ batch: @escaping Batch, emptyBatch: @escaping Batch, label: String) async throws -> Counted {
         guard Callgrind.isRunningUnderValgrind else { throw CallgrindError.notUnderValgrind }
+        // A probe of a quarter of the short loop, thrown away, says what an operation costs, and
+        // so the lengths this row is counted on (``InstructionSettings/lengthDivisor(instructionsPerOperation:)``).
+        let probeLength = max(1, self.settings.shortLength / 4)
+        let probe = try await counts(batch, length: probeLength, label: "\(label) probe")
+        Callgrind.remove(probe)
+        let settings = self.settings.dividingLengths(by: self.settings.lengthDivisor(instructionsPerOperation: Double(probe.instructions) / Double(probeLength)))
         // One counted long loop of each first, thrown away: lazy set-up (a subject made on a
         // record's first write, caches filled, the counting path's own first use) is not an
         // operation's cost, and would otherwise fall on the first repeat only.
@@ -186,8 +233,8 @@ public struct InstructionCounter {
         var operation: [PerOperation] = []
         var empty: [PerOperation] = []
         for index in 0..<settings.repeats {
-            operation.append(try await perOperation(batch, label: "\(label) #\(index)"))
-            empty.append(try await perOperation(emptyBatch, label: "\(label) empty #\(index)"))
+            operation.append(try await perOperation(batch, settings: settings, label: "\(label) #\(index)"))
+            empty.append(try await perOperation(emptyBatch, settings: settings, label: "\(label) empty #\(index)"))
         }
         let overhead = Statistics.percentile(empty.map(\.instructions).sorted(), 0.5)
         var cycles: [Double]?
@@ -223,10 +270,15 @@ public struct InstructionCounter {
     /// `scale` multiplies both lengths, for an operation far cheaper than what its batch costs
     /// once (a read inside a view, whose batch also writes): the batch's fixed cost, met in
     /// heaps shaped a little differently by each pass, is then shared by more operations.
+    ///
+    /// An operation so costly that the records' counted operations exceed
+    /// ``InstructionSettings/pairInstructions`` is counted on lengths divided by a power of two
+    /// (at most 4, and so that at least 5 warm-up operations remain), found from record 1's first
+    /// warm-up, counted in the first pass. Not with a `scale`: its lengths are what make the
+    /// operation's share of its batch countable.
     public func count(drawing: Drawing, records: [Int], scale: Int = 1, label: String) async throws -> Counted {
         guard Callgrind.isRunningUnderValgrind else { throw CallgrindError.notUnderValgrind }
-        let drawLength = settings.drawLength * scale, warmUp = settings.drawWarmUp * scale
-        let operations = records.count * drawLength
+        var drawLength = settings.drawLength * scale, warmUp = settings.drawWarmUp * scale
         // Before each draw the heap is shaken: a block of 16 B to 16 KiB, then 0 to 3 blocks of
         // every small size, all kept until the pass ends (malloc's per-size free lists hand back
         // the block the last draw freed, so without it a table made and freed on every operation
@@ -244,19 +296,22 @@ public struct InstructionCounter {
             }
         }
         /// One pass over the records; counted (one dump) unless `length` is nil, which only warms
-        /// each record up.
-        func pass(empty: Bool, length: Int?) async throws -> CallgrindCounts? {
+        /// each record up, and counts the first record's warm-up alone (the probe).
+        func pass(empty: Bool, length: Int?) async throws -> CallgrindCounts {
             var taken: [UnsafeMutableRawPointer] = []
             taken.reserveCapacity(records.count * 128)
             defer { taken.forEach { $0.deallocate() } }
-            let dump = length.map { Callgrind.Dump(label: "\(label)\(empty ? " empty" : "") \(records.count) records n=\($0)") }
+            let dump = Callgrind.Dump(label: "\(label)\(empty ? " empty" : "") \(records.count) records n=\(length.map(String.init) ?? "probe \(warmUp)")")
             Callgrind.toggleCollect()
             Callgrind.zero()
             for record in records {
                 shakeHeap(record: record, into: &taken)
                 let draw = try await drawing(record)
                 let batch = empty ? draw.emptyBatch : draw.batch
+                let probed = length == nil && record == records[0]
+                if probed { Callgrind.toggleCollect() }
                 try await batch(warmUp)
+                if probed { Callgrind.toggleCollect() }
                 if let length {
                     try await Self.inTaskOfItsOwn {
                         Callgrind.toggleCollect()
@@ -267,19 +322,26 @@ public struct InstructionCounter {
                 try await draw.end()
             }
             Callgrind.toggleCollect()
-            guard let dump else { return nil }
             return try dump.take()
         }
         // A first pass makes what a record keeps between draws (its observers' tables), so that
-        // every counted pass finds it made.
-        _ = try await pass(empty: false, length: nil)
+        // every counted pass finds it made; its probe decides the lengths.
+        let probe = try await pass(empty: false, length: nil)
+        Callgrind.remove(probe)
+        if scale == 1 {
+            let divisor = min(
+                settings.lengthDivisor(instructionsPerOperation: Double(probe.instructions) / Double(warmUp), operations: records.count * drawLength),
+                4, max(1, warmUp / 5))
+            drawLength /= divisor
+            warmUp /= divisor
+        }
+        let operations = records.count * drawLength
         // The short loop is not empty, so that both loops run the loop's code at least once and
         // what a batch costs once cancels whatever its first iteration does.
-        guard let long = try await pass(empty: false, length: warmUp + drawLength),
-            let emptyLong = try await pass(empty: true, length: warmUp + drawLength),
-            let once = try await pass(empty: false, length: warmUp),
-            let emptyOnce = try await pass(empty: true, length: warmUp)
-        else { throw CallgrindError.notUnderValgrind }
+        let long = try await pass(empty: false, length: warmUp + drawLength)
+        let emptyLong = try await pass(empty: true, length: warmUp + drawLength)
+        let once = try await pass(empty: false, length: warmUp)
+        let emptyOnce = try await pass(empty: true, length: warmUp)
         func perOperation(_ long: CallgrindCounts, _ once: CallgrindCounts) -> Double {
             (Double(long.instructions) - Double(once.instructions)) / Double(operations)
         }
@@ -331,7 +393,7 @@ public struct InstructionCounter {
     }
 
     /// (count at the long length − count at the short length) / (long − short).
-    private func perOperation(_ batch: @escaping Batch, label: String) async throws -> PerOperation {
+    private func perOperation(_ batch: @escaping Batch, settings: InstructionSettings, label: String) async throws -> PerOperation {
         let short = try await counts(batch, length: settings.shortLength, label: label)
         let long = try await counts(batch, length: settings.longLength, label: label)
         let length = Double(settings.longLength - settings.shortLength)
