@@ -26,7 +26,10 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "name"))
     var strategies: [StrategyEntry] = []
 
-    @Flag(help: "Sized for CI: timing samples of about 0.1 s per measurement instead of 0.5 s; instruction loops of 200/600 operations instead of 500/1500 (divided for an operation so costly that a pair would hold over 20 M Ir, not 50 M).")
+    @Flag(
+        help:
+            "Sized for CI: timing samples of about 0.1 s per measurement instead of 0.5 s; instruction loops of 200/600 operations instead of 500/1500 (divided for an operation so costly that a pair would hold over 20 M Ir, not 50 M)."
+    )
     var quick = false
 
     @Option(
