@@ -33,6 +33,40 @@ struct SummaryTableTests {
         #expect(noted.text().split(separator: "\n").allSatisfy { $0.count <= SummaryTable.width })
     }
 
+    /// Every row of `rows` but the floors' (`plain`, the default-actor hop) with its figures
+    /// multiplied by `factor`: the ratios to the floor grow with it, and the values cross units.
+    static func scaled(_ rows: [ResultRow], by factor: Double) -> [ResultRow] {
+        rows.map { row in
+            guard row.strategy != RowKey.floorStrategy, row.executor != "default-actor", var statistics = row.statistics else { return row }
+            for path in [\Statistics.median, \.p10, \.p90, \.p99, \.min, \.max, \.mean, \.ci95Low, \.ci95High] {
+                statistics[keyPath: path] *= factor
+            }
+            var scaled = row
+            scaled.statistics = statistics
+            return scaled
+        }
+    }
+
+    @Test(
+        "every suite's tables fit in 120 columns at the widest values a run can produce: the committed full run and instruction baseline, every figure but the floors' multiplied by 10^k",
+        arguments: ["results/reference/all-2026-11-26T20-38-09Z", "results/baseline-instructions"], [1e-3, 1, 1e3, 1e6, 1e9])
+    func widestValues(run: String, factor: Double) throws {
+        let rows = Self.scaled(try ExportTests.load(run).rows, by: factor)
+        var strategies: [String] = []
+        for row in rows where row.strategy != "-" && !strategies.contains(row.strategy) { strategies.append(row.strategy) }
+        var printed = 0
+        for suite in SuiteRegistry.all {
+            for table in SummaryTable.tables(suite: suite, rows: rows.filter { $0.suite == suite.name }, strategies: strategies) {
+                let lines = table.text().split(separator: "\n")
+                printed += lines.count
+                for line in lines where line.count > SummaryTable.width {
+                    Issue.record("\(suite.name) at ×\(factor): \(line.count) columns: \(line)")
+                }
+            }
+        }
+        #expect(printed > 0)
+    }
+
     @Test("a concrete loop the optimiser removed prints as ≈ empty loop, is noted, and is never a ratio's floor")
     func indistinguishableValues() {
         let removed = Self.latencyRow("read-untracked-concrete", "plain", median: 0.002, p10: 0)
