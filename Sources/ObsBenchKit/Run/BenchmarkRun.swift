@@ -197,7 +197,7 @@ public final class BenchmarkRun {
             measure == .instructions
             ? strategies.filter { $0?.descriptor.capabilities.delivery == .asynchronous } + strategies.filter { $0?.descriptor.capabilities.delivery != .asynchronous }
             : strategies
-        var pending = (1...rounds).flatMap { round in order.map { (round: round, strategy: $0) } }.filter { jobNumbers[job($0.strategy, round: $0.round)] != nil }[...]
+        var pending = (1...rounds).flatMap { round in order.map { (job: job($0, round: round), strategy: $0) } }.filter { jobNumbers[$0.job] != nil }[...]
         // A shard may select none of the suite's jobs: it then has no rows of it at all.
         guard !pending.isEmpty else { return }
         recorder.beginSuite(suite.name, strategies: strategies.map { $0?.name ?? RowKey.noStrategy })
@@ -211,9 +211,9 @@ public final class BenchmarkRun {
                 }
                 pending.removeFirst()
                 running += 1
-                let round = next.round, strategy = next.strategy
+                let job = next.job, strategy = next.strategy
                 group.addTask {
-                    await self.runAndRecord(suite: suite, strategy: strategy, round: round, rounds: rounds, measure: measure, suiteLabel: suiteLabel, progress: progress)
+                    await self.runAndRecord(job, suite: suite, strategy: strategy, suiteLabel: suiteLabel, progress: progress)
                 }
             }
         }
@@ -221,9 +221,8 @@ public final class BenchmarkRun {
     }
 
     /// Runs one worker and records what it measured (``RunRecorder``).
-    private func runAndRecord(suite: Suite, strategy: StrategyEntry?, round: Int, rounds: Int, measure: CostMeasure, suiteLabel: String, progress: ProgressReporter) async {
-        let job = RunJob(suite: suite.name, measure: measure, strategy: strategy?.name, round: round, rounds: rounds)
-        let name = job.strategyName
+    private func runAndRecord(_ job: RunJob, suite: Suite, strategy: StrategyEntry?, suiteLabel: String, progress: ProgressReporter) async {
+        let name = job.strategyName, round = job.round, rounds = job.rounds, measure = job.measure
         let label = strategy == nil ? suite.name : rounds > 1 ? "\(name) (round \(round)/\(rounds))" : name
         progress.starting(suite: suiteLabel, strategy: label)
         let begin = MonotonicClock.now()
