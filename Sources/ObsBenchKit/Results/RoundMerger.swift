@@ -61,7 +61,7 @@ public enum RoundMerger {
                     row.statistics = statistics
                     if row.isMeanOverLayouts {
                         row.note +=
-                            "; mean of \(values.count) memory layouts, \(NumberFormat.instructions(statistics.min))–\(NumberFormat.instructions(statistics.max)) \(row.unit)"
+                            "; mean of \(values.count) memory layouts, \(NumberFormat.irPerOperation(statistics.min))–\(NumberFormat.irPerOperation(statistics.max)) \(row.unit)"
                     } else if Set(values).count > 1 {
                         row.note += "; statistics over the \(values.count) rounds' values"
                     }
