@@ -3,11 +3,12 @@ import Foundation
 import ObsBenchKit
 
 /// `obsbench profile RUN`: where each counted row's instructions go, by group and by function;
-/// `obsbench profile --diff BASE CURRENT`: which functions moved between two runs.
+/// `obsbench profile --diff BASE CURRENT`: which functions moved between two runs;
+/// `obsbench profile --memory RUN`: where each memory row's bytes go, by allocation site.
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
-        abstract: "Show where each counted operation's instructions go (a run made with --measure instructions).",
+        abstract: "Show where each counted operation's instructions go, or with --memory each memory row's bytes.",
         discussion: """
             Every --measure instructions run writes profile.csv: for each counted row, each function's \
             own and inclusive Ir per operation (the long loop minus the short loop, the empty loop's \
@@ -16,9 +17,17 @@ struct ProfileCommand: ParsableCommand {
             Each row's own costs sum to its Ir/op. profiles/ beside it holds the same in Callgrind's \
             format (Ir per 1,000 operations) for gprof2dot or callgrind_annotate.
 
+            With --memory: the memory suite's memprofile.csv, each memory row's bytes (or allocations) \
+            per unit by allocating function, from jemalloc's heap profiles of a second memory worker \
+            (every allocation sampled) at the sweep's smallest store. --check exits 1 when a row whose \
+            figure repeats between processes (a synchronous strategy's) has sites that do not sum to \
+            it within 1%.
+
             Examples:
               obsbench profile results/latest --strategy observable --workload write-unobserved
               obsbench profile --diff base/latest head/latest --top 5
+              obsbench profile --memory results/latest --strategy observable --workload store-lifecycle
+              obsbench profile --memory --check results/latest
 
             Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
             """
@@ -27,8 +36,14 @@ struct ProfileCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A run folder (or its profile.csv); with --diff, the baseline run and then the current one.", valueName: "run"))
     var runs: [String]
 
-    @Flag(help: "Compare two runs: for each row whose Ir/op moved, the functions that moved most.")
+    @Flag(help: "Compare two runs: for each row whose Ir/op (or with --memory, bytes) moved, the functions that moved most.")
     var diff = false
+
+    @Flag(help: "The memory suite's heap profiles (memprofile.csv): each memory row's bytes by allocation site.")
+    var memory = false
+
+    @Flag(help: "With --memory: check that each row's sites sum to its figure (exit 1 when a row held to it does not).")
+    var check = false
 
     @Option(help: ArgumentHelp("Only rows of this strategy (`-` for the suites that measure none).", valueName: "name"))
     var strategy: String?
@@ -54,18 +69,18 @@ struct ProfileCommand: ParsableCommand {
         }
         guard top > 0 else { throw ValidationError("--top must be at least 1, got \(top)") }
         guard minimumChange.isFinite, minimumChange >= 0 else { throw ValidationError("--min-change must be a fraction ≥ 0, got \(minimumChange)") }
+        if check && !memory { throw ValidationError("--check goes with --memory") }
+        if check && diff { throw ValidationError("--check reads one run, not two (--diff)") }
     }
 
     func run() throws {
+        if memory { return try runMemory() }
         let loaded: [ProfileSummary]
         do {
             loaded = try runs.map(ProfileSummary.load)
         } catch {
             Console.error("\(error)")
             throw ExitStatus.failure.exitCode
-        }
-        func selected(_ key: RowKey) -> Bool {
-            (strategy == nil || key.strategy == strategy) && (workload == nil || key.workload == workload) && (suite == nil || key.suite == suite)
         }
         if diff {
             let changed = ProfileSummary.diff(base: loaded[0], current: loaded[1], minimumChange: minimumChange).filter { selected($0.key) }
@@ -88,5 +103,52 @@ struct ProfileCommand: ParsableCommand {
             results.filter { $0.metric == Metric.instructions.name }.compactMap { row in row.value.map { (RowKey(row), $0) } },
             uniquingKeysWith: { a, _ in a })
         print(rows.map { ProfileSummary.text($0, top: top, resultIrPerOperation: irPerOperation[$0.key]) }.joined(separator: "\n"), terminator: "")
+    }
+
+    private func selected(_ key: RowKey) -> Bool {
+        (strategy == nil || key.strategy == strategy) && (workload == nil || key.workload == workload) && (suite == nil || key.suite == suite)
+    }
+
+    /// `--memory`: the heap profiles, their diff between two runs, or `--check`.
+    private func runMemory() throws {
+        let loaded: [MemoryProfileSummary]
+        do {
+            loaded = try runs.map(MemoryProfileSummary.load)
+        } catch {
+            Console.error("\(error)")
+            throw ExitStatus.failure.exitCode
+        }
+        if diff {
+            let changed = MemoryProfileSummary.diff(base: loaded[0], current: loaded[1], minimumChange: minimumChange).filter { selected($0.key) }
+            print("baseline: \(runs[0])\ncurrent:  \(runs[1])\n\(changed.count) memory rows moved by \(NumberFormat.percent(minimumChange)) or more\n")
+            for row in changed {
+                print("\(row.key.description): \(NumberFormat.count(row.before)) → \(NumberFormat.count(row.after)) \(row.key.unit)")
+                let table = TextTable(
+                    header: ["before", "after", "group", "site"],
+                    rows: row.movers.prefix(top).map { [NumberFormat.count($0.before), NumberFormat.count($0.after), $0.group.rawValue, ProfileSummary.shortName($0.site)] },
+                    alignment: .right([0, 1]), indent: "  ")
+                print(table.text())
+            }
+            return
+        }
+        let rows = loaded[0].rows.filter { selected($0.key) }
+        guard !rows.isEmpty else {
+            Console.error("no heap-profiled row matches\(strategy.map { " --strategy \($0)" } ?? "")\(workload.map { " --workload \($0)" } ?? "")\(suite.map { " --suite \($0)" } ?? "")")
+            throw ExitStatus.failure.exitCode
+        }
+        if check {
+            let checked = rows.filter { $0.figure != nil }
+            let held = checked.filter(\.held)
+            let apart = held.filter { !$0.agrees }
+            for row in apart {
+                Console.error("\(row.key.description): figure \(NumberFormat.count(row.figure ?? 0)), sites \(row.error ?? NumberFormat.count(row.total))")
+            }
+            print(
+                "\(held.count - apart.count) of \(held.count) rows held to their figure sum to it within \(NumberFormat.percent(MemoryProfileSummary.tolerance)); "
+                    + "\(checked.count - held.count) rows of asynchronous strategies not held (their sites are the profiled run's own)")
+            if !apart.isEmpty { throw ExitStatus.failure.exitCode }
+            return
+        }
+        print(rows.map { MemoryProfileSummary.text($0, top: top) }.joined(separator: "\n"))
     }
 }

@@ -71,6 +71,11 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "n"))
     var jobs: Int?
 
+    @Flag(
+        name: .customLong("no-heap-profiles"),
+        help: "Skip the memory suite's heap profiles by allocation site (memprofile.csv: a second memory worker per strategy, on jemalloc with profiling on).")
+    var noHeapProfiles = false
+
     @Flag(name: .customLong("cache-sim"), help: "With --measure instructions: Callgrind also simulates fixed caches and each row gets an estimated_cycles figure (an estimate).")
     var cacheSimulation = false
 
@@ -160,7 +165,7 @@ struct RunCommand: AsyncParsableCommand {
             suites: Selection.suites(suites), strategies: Selection.strategies(strategies),
             quick: quick, objects: objects, rounds: rounds, subscribers: subscribers, workerTimeoutSeconds: workerTimeout,
             measures: measures, instructionSettings: instructionSettings,
-            instructionJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: part)
+            instructionJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: part, heapProfiles: !noHeapProfiles)
     }
 
     @MainActor

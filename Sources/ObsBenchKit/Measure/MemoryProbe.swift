@@ -53,6 +53,12 @@ public struct MemoryProbe: Sendable {
         /// Bytes the calling thread has allocated minus those it has freed, cumulative (jemalloc's
         /// `thread.allocated` − `thread.deallocated`): immune to what other threads do.
         public var threadNetBytes: Int?
+        /// The heap profile taken with this reading, in a heap-profiling worker (``HeapProfiles``);
+        /// for a difference (`since`), the later one's.
+        public var dump: Int? = nil
+        /// For a difference, the earlier reading's heap profile: the two profiles whose difference
+        /// says where this difference's bytes went.
+        public var baseDump: Int? = nil
 
         /// Allocations made and not yet freed (jemalloc only).
         public var liveAllocations: Int? { allocations.flatMap { made in frees.map { made - $0 } } }
@@ -64,12 +70,16 @@ public struct MemoryProbe: Sendable {
                 allocations: allocations.flatMap { now in earlier.allocations.map { now - $0 } },
                 allocatedBytes: allocatedBytes.flatMap { now in earlier.allocatedBytes.map { now - $0 } },
                 frees: frees.flatMap { now in earlier.frees.map { now - $0 } },
-                threadNetBytes: threadNetBytes.flatMap { now in earlier.threadNetBytes.map { now - $0 } })
+                threadNetBytes: threadNetBytes.flatMap { now in earlier.threadNetBytes.map { now - $0 } }, dump: dump, baseDump: earlier.dump)
         }
     }
 
+    /// Whether each reading also dumps a heap profile (a heap-profiling worker, ``HeapProfiles``).
+    public let dumpsHeapProfiles: Bool
+
     /// Finds the allocator the process runs on.
     public init() {
+        dumpsHeapProfiles = obsbench_heap_profile_prepare() != 0
         if let jemalloc = Jemalloc() {
             self.jemalloc = jemalloc
             allocator = .jemalloc(version: jemalloc.version)
@@ -85,7 +95,15 @@ public struct MemoryProbe: Sendable {
     /// Reads every counter. With jemalloc the reading itself allocates nothing (names are resolved
     /// to MIBs once, at `init`). Nil where this platform has no counters.
     public func read() -> Reading? {
-        if let jemalloc { return jemalloc.read() }
+        if var reading = jemalloc?.read() {
+            // After the counters, so the dump (which allocates only jemalloc's own metadata) is
+            // never in them.
+            if dumpsHeapProfiles {
+                let number = obsbench_heap_profile_dump()
+                reading.dump = number >= 0 ? number : nil
+            }
+            return reading
+        }
         if allocator == .glibc { return Reading(liveBytes: Int(obsbench_glibc_bytes_in_use()), allocations: nil, allocatedBytes: nil, frees: nil, threadNetBytes: nil) }
         return nil
     }

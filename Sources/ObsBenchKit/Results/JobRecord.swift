@@ -4,7 +4,8 @@ import Foundation
 /// can pool the shards' rounds and layouts as one run pools its own (``RunRecorder``): the rows and
 /// samples the parent had when the worker ended (`rounds.csv`, `samples.csv`), its profiles in full
 /// (`profiles.json`: every function and call, for the means over layouts and `profiles/`) and the
-/// profiles that could not be made (`profile.csv`, error rows only). `job.json` names the job.
+/// profiles that could not be made (`profile.csv`, error rows only), and a memory job's heap
+/// profile (`memprofile.csv`). `job.json` names the job.
 ///
 /// Only a shard writes them (`--shard K/N`); `rounds.csv`, `samples.csv` and `profile.csv` of the
 /// shard's folder hold the same rows, in the order the workers ended.
@@ -43,6 +44,10 @@ public struct JobRecord: Sendable {
         try encoder.encode(output.profiles).write(to: folder.appendingPathComponent(Self.profilesFile), options: .atomic)
         try Data((CSV.line(ProfileRow.columns) + output.profileErrors.map { CSV.line($0.fields) }.joined()).utf8)
             .write(to: folder.appendingPathComponent(ResultsDirectory.FileName.profile), options: .atomic)
+        if !output.memoryProfile.isEmpty {
+            try Data((CSV.line(MemoryProfileRow.columns) + output.memoryProfile.map { CSV.line($0.fields) }.joined()).utf8)
+                .write(to: folder.appendingPathComponent(ResultsDirectory.FileName.memoryProfile), options: .atomic)
+        }
     }
 
     /// Reads job `number`'s record from `jobsFolder`; errors name the file.
@@ -71,6 +76,9 @@ public struct JobRecord: Sendable {
             samples: try SamplesReader.read(file: file(ResultsDirectory.FileName.samples).path))
         output.profiles = profiles
         output.profileErrors = try ProfileRow.read(file: file(ResultsDirectory.FileName.profile).path)
+        // A memory job's heap profile (absent in other jobs, and in records made before it existed).
+        let memoryProfile = file(ResultsDirectory.FileName.memoryProfile).path
+        if FileManager.default.fileExists(atPath: memoryProfile) { output.memoryProfile = try MemoryProfileRow.read(file: memoryProfile) }
         return JobRecord(number: number, job: job, output: output)
     }
 }

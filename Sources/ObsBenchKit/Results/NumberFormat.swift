@@ -73,7 +73,7 @@ public enum NumberFormat {
     }
 
     /// Bytes to a tenth, whole without a fraction: `bytes(64)` is "64 B", `bytes(212.46)` is "212.5 B".
-    static func bytes(_ bytes: Double) -> String {
+    public static func bytes(_ bytes: Double) -> String {
         let rounded = (bytes * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(format: "%.0f B", rounded) : String(format: "%.1f B", rounded)
     }
@@ -84,7 +84,7 @@ public enum NumberFormat {
     }
 
     /// A count, whole or to two decimals: `count(3)` is "3", `count(1.234)` is "1.23".
-    static func count(_ count: Double) -> String {
+    public static func count(_ count: Double) -> String {
         count == count.rounded() ? String(format: "%.0f", count) : String(format: "%.2f", count)
     }
 

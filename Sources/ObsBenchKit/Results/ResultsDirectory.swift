@@ -2,7 +2,8 @@ import Foundation
 
 /// A run's folder, `<output>/<run-id>/`: `results.csv` (the pooled rows), `rounds.csv` (every
 /// worker's own rows), `samples.csv` (raw samples) and `run.json`; an instruction run adds
-/// `profile.csv` (per-function Ir/op) and `profiles/` (the same in Callgrind's format), and a
+/// `profile.csv` (per-function Ir/op) and `profiles/` (the same in Callgrind's format), the memory
+/// suite `memprofile.csv` (each memory row's bytes by allocation site), and a
 /// shard of a run (`--shard K/N`) `jobs/`, each worker's whole output for `obsbench merge`.
 ///
 /// Rows are appended whole, one `write` per worker's batch, as each worker finishes, so an
@@ -22,6 +23,8 @@ public final class ResultsDirectory {
     public var profilesFolder: URL { runDirectory.appendingPathComponent(Self.profilesFolderName, isDirectory: true) }
     /// A shard's record of each job's whole output, for `obsbench merge` (``JobRecord``).
     public var jobsFolder: URL { runDirectory.appendingPathComponent(FileName.jobs, isDirectory: true) }
+    /// Each memory row's bytes and allocations by allocation site (``MemoryProfileRow``).
+    public var memoryProfileFile: URL { runDirectory.appendingPathComponent(FileName.memoryProfile) }
     public static let profileFileName = FileName.profile
     public static let profilesFolderName = FileName.profiles
 
@@ -34,6 +37,7 @@ public final class ResultsDirectory {
         public static let metadata = "run.json"
         public static let profile = "profile.csv"
         public static let profiles = "profiles"
+        public static let memoryProfile = "memprofile.csv"
         public static let plots = "plots"
         /// A shard's job records (`--shard K/N`).
         public static let jobs = "jobs"
@@ -86,6 +90,16 @@ public final class ResultsDirectory {
         for profile in profiles {
             try Data(profile.callgrindText().utf8).write(to: profilesFolder.appendingPathComponent(profile.fileName))
         }
+    }
+
+    /// Appends a memory worker's allocation sites to `memprofile.csv` (made with its header on
+    /// first use).
+    public func append(memoryProfile rows: [MemoryProfileRow]) throws {
+        guard !rows.isEmpty else { return }
+        if !FileManager.default.fileExists(atPath: memoryProfileFile.path) {
+            try Data(CSV.line(MemoryProfileRow.columns).utf8).write(to: memoryProfileFile, options: .withoutOverwriting)
+        }
+        try append(rows.map { CSV.line($0.fields) }.joined(), to: memoryProfileFile)
     }
 
     /// Appends pooled rows to `results.csv` in one write.

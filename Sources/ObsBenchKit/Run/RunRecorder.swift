@@ -51,6 +51,7 @@ public final class RunRecorder {
         try directory.append(rounds: output.rows, samples: output.samples)
         // A layout's profile is kept for the layouts' mean; its errors are written now.
         try directory.append(profiles: perLayout ? [] : output.profiles, errors: output.profileErrors)
+        try directory.append(memoryProfile: output.memoryProfile)
         if keepsJobs { try JobRecord(number: number, job: job, output: output).write(into: directory.jobsFolder) }
     }
 

@@ -40,6 +40,9 @@ public enum Worker {
         if measure == .instructions, let folder = ProcessInfo.processInfo.environment[Callgrind.directoryVariable] {
             try ProfileManifest(rows: output.rows).write(toDumpFolder: folder)
         }
+        if let folder = ProcessInfo.processInfo.environment[HeapProfiles.folderVariable], !folder.isEmpty {
+            try JSONEncoder().encode(output.heapSpans).write(to: URL(fileURLWithPath: folder).appendingPathComponent(HeapSpan.manifestFileName))
+        }
         try Data((CSV.line(ResultRow.columns) + output.rows.map { CSV.line($0.fields) }.joined()).utf8)
             .write(to: URL(fileURLWithPath: rowsFile), options: .atomic)
         try Data((CSV.line(SampleRow.columns) + output.samples.map { CSV.line($0.fields) }.joined()).utf8)

@@ -55,7 +55,8 @@ public struct WorkloadContext: Sendable {
 
 /// What a workload measured: result rows and the raw samples behind them; under
 /// `--measure instructions`, once the parent has read the worker's dumps, the counted rows'
-/// per-function profiles too.
+/// per-function profiles too; for the memory suite, once the parent has read a heap-profiling
+/// worker's dumps, the memory rows' allocation sites.
 public struct WorkloadOutput: Sendable {
     public var rows: [ResultRow] = []
     public var samples: [SampleRow] = []
@@ -63,6 +64,10 @@ public struct WorkloadOutput: Sendable {
     public var profiles: [OperationProfile] = []
     /// Profiles that could not be made, as error rows of `profile.csv`.
     public var profileErrors: [ProfileRow] = []
+    /// In a heap-profiling memory worker, the profiles each memory row is a difference of.
+    public var heapSpans: [HeapSpan] = []
+    /// The memory rows' heap profiles by allocation site (made by the parent from the spans).
+    public var memoryProfile: [MemoryProfileRow] = []
 
     public init(rows: [ResultRow] = [], samples: [SampleRow] = []) {
         self.rows = rows
@@ -74,6 +79,8 @@ public struct WorkloadOutput: Sendable {
         samples += other.samples
         profiles += other.profiles
         profileErrors += other.profileErrors
+        heapSpans += other.heapSpans
+        memoryProfile += other.memoryProfile
     }
 }
 

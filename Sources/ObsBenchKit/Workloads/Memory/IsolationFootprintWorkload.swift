@@ -88,6 +88,9 @@ public struct IsolationFootprintWorkload: Workload {
                 statistics: built.allocations.map { Statistics(exact: Double($0) / count) },
                 note: built.allocations == nil ? "allocation counts need jemalloc" : context.allocatorNote(probe))
             output.rows += [bytes, allocations]
+            output.heapSpans += zip([bytes, allocations], [HeapQuantity.liveBytes, .allocations]).compactMap {
+                HeapSpan(row: $0, difference: built, quantity: $1, per: count)
+            }
         }
         return output
     }

@@ -28,7 +28,7 @@ public struct StoreLifecycleWorkload: Workload {
         let note = context.allocatorNote(probe)
         var output = WorkloadOutput()
         try await warmUp(context)
-        var leftovers: [(objects: Int, bytes: Int)] = []
+        var leftovers: [(objects: Int, bytes: Int, difference: MemoryProbe.Reading)] = []
         for count in context.objectSweep {
             var views: [ViewHandle] = []
             views.reserveCapacity(count)
@@ -45,26 +45,29 @@ public struct StoreLifecycleWorkload: Workload {
                 try store?.transaction(ids.map { FieldWrite($0, .priority(1_000 + $0)) })
                 await store?.settle()
             }
-            let written = context.reading(probe).since(start).liveBytes
+            let writtenReading = context.reading(probe).since(start)
+            let written = writtenReading.liveBytes
 
             let viewing = count <= Self.maximumViewedObjects
             if viewing {
                 for id in 1...count { views.append(try store!.subscribe(.record(id, .title))) }
                 await store?.settle()
             }
-            let viewed = context.reading(probe).since(start).liveBytes
+            let viewedReading = context.reading(probe).since(start)
+            let viewed = viewedReading.liveBytes
 
             for view in views { store?.unsubscribe(view) }
             views.removeAll(keepingCapacity: true)
             await store?.settle()
             await store?.tearDown()
             store = nil
-            let left = context.reading(probe).since(start).liveBytes
+            let leftReading = context.reading(probe).since(start)
+            let left = leftReading.liveBytes
             withExtendedLifetime(views) {}
-            leftovers.append((count, left))
+            leftovers.append((count, left, leftReading))
 
             let perObject = Double(count)
-            output.rows += [
+            let rows = [
                 context.countRow(
                     workload: name, objects: count, subscribers: 0, metric: .freshBytesPerObject,
                     value: Double(fresh) / perObject, note: "store of \(count) records just built: \(fresh) B; \(note)"),
@@ -85,13 +88,20 @@ public struct StoreLifecycleWorkload: Workload {
                     workload: name, objects: count, subscribers: 0, metric: .bytesLeftAfterTeardown,
                     value: Double(left), note: "live bytes after unsubscribing, tearDown() and releasing the store, against before it was built; \(note)"),
             ]
+            output.rows += rows
+            let spans: [(MemoryProbe.Reading, HeapQuantity, Double)] = [
+                (built, .liveBytes, perObject), (built, .allocations, perObject), (writtenReading, .liveBytes, perObject),
+                (viewedReading, .liveBytes, viewing ? perObject : 0), (leftReading, .liveBytes, 1),
+            ]
+            output.heapSpans += zip(rows, spans).compactMap { HeapSpan(row: $0, difference: $1.0, quantity: $1.1, per: $1.2) }
         }
         if let peak = leftovers.max(by: { $0.bytes < $1.bytes }), let largest = leftovers.map(\.objects).max() {
             let each = leftovers.map { "N=\($0.objects) \($0.bytes) B" }.joined(separator: ", ")
-            output.rows.append(
-                context.countRow(
-                    workload: name, objects: largest, subscribers: 0, metric: .peakBytesLeftAfterTeardown, value: Double(peak.bytes),
-                    note: "the largest live bytes left after tear-down over the sweep, at N=\(peak.objects) (\(each)); \(note)"))
+            let row = context.countRow(
+                workload: name, objects: largest, subscribers: 0, metric: .peakBytesLeftAfterTeardown, value: Double(peak.bytes),
+                note: "the largest live bytes left after tear-down over the sweep, at N=\(peak.objects) (\(each)); \(note)")
+            output.rows.append(row)
+            output.heapSpans += [HeapSpan(row: row, difference: peak.difference, quantity: .liveBytes, per: 1)].compactMap { $0 }
         }
         return output
     }

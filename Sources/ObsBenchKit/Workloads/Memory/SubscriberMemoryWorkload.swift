@@ -21,15 +21,17 @@ public struct SubscriberMemoryWorkload: Workload {
             let start = context.reading(probe)
             for _ in 0..<subscribers { views.append(try store.subscribe(.record(1, .title))) }
             await store.settle()
-            let grown = context.reading(probe).since(start).liveBytes
+            let difference = context.reading(probe).since(start)
+            let grown = difference.liveBytes
             for view in views { store.unsubscribe(view) }
             views.removeAll(keepingCapacity: true)
             await store.settle()
-            output.rows.append(
-                context.countRow(
-                    workload: name, subscribers: subscribers, metric: .bytesPerSubscriber,
-                    value: Double(grown) / Double(subscribers),
-                    note: "\(subscribers) views on record 1 of \(context.objects): \(grown) B, obsbench's own view handle included (the same for every strategy); \(note)"))
+            let row = context.countRow(
+                workload: name, subscribers: subscribers, metric: .bytesPerSubscriber,
+                value: Double(grown) / Double(subscribers),
+                note: "\(subscribers) views on record 1 of \(context.objects): \(grown) B, obsbench's own view handle included (the same for every strategy); \(note)")
+            output.rows.append(row)
+            output.heapSpans += [HeapSpan(row: row, difference: difference, quantity: .liveBytes, per: Double(subscribers))].compactMap { $0 }
         }
         await store.tearDown()
         return output

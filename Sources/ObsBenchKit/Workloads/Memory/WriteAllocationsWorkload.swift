@@ -44,7 +44,7 @@ public struct WriteAllocationsWorkload: Workload {
             if let view { store.unsubscribe(view) }
             let writes = Double(Self.writes)
             let missing = "needs jemalloc's counters (\(JemallocLibrary.installHint)); \(probe.allocator.description) has none"
-            output.rows += [
+            let rows = [
                 context.countRow(
                     workload: name, subscribers: subscribers, metric: .allocationsPerWrite,
                     value: count.map { Double($0) / writes },
@@ -60,6 +60,10 @@ public struct WriteAllocationsWorkload: Workload {
                     value: Double(retained) / writes,
                     note: "live bytes after \(Self.writes) writes minus before; \(context.allocatorNote(probe))"),
             ]
+            output.rows += rows
+            output.heapSpans += zip(rows, [HeapQuantity.allocations, .allocatedBytes, .liveBytes]).compactMap {
+                HeapSpan(row: $0, difference: spent, quantity: $1, per: writes)
+            }
         }
         await store.tearDown()
         return output

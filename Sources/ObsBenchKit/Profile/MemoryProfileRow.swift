@@ -1,0 +1,104 @@
+import Foundation
+
+/// One allocation site's share of one memory row: a row of `memprofile.csv`, which a run of the
+/// memory suite on jemalloc writes beside `results.csv` (``HeapProfiles``).
+///
+/// For the row `memory/store-lifecycle/observable/fresh_bytes_per_object objects=10000`, the rows
+/// of its profile say, per allocating function, how many of its bytes per object that function
+/// allocated (`bytes_per_unit`) in how many allocations (`allocations_per_unit`). A site is the
+/// first function on the stack that is not the allocator or the Swift runtime's allocation entry
+/// points (`swift_allocObject`, `swift_slowAlloc`); `caller` is the first function beyond it
+/// outside the runtime and the standard library, the code that asked (an array's buffer is
+/// allocated by the standard library for a strategy's `append`). A row's sites sum to its figure:
+/// bytes for a metric of bytes, allocations for one of allocations.
+///
+/// Columns are only ever added at the end.
+public struct MemoryProfileRow: Sendable, Equatable {
+    /// The memory row explained (its metric and unit included).
+    public var key: RowKey
+    public var group: CostGroup
+    /// The allocating function, demangled; for a `group` of `error`, why no profile was made.
+    public var site: String
+    /// The first function beyond the site outside the Swift runtime and standard library; empty
+    /// where there is none (the site is already such code).
+    public var caller: String
+    /// The site's bytes per unit of the row (per object, view, write or instance): in use for a
+    /// row of live bytes, allocated for a row of allocations or allocated bytes.
+    public var bytesPerUnit: Double?
+    /// The site's allocations per unit, counted the same way.
+    public var allocationsPerUnit: Double?
+    /// The file name of the object the site's code is in (`libswiftObservation.so`, `obsbench`).
+    public var object: String
+
+    public init(key: RowKey, group: CostGroup, site: String, caller: String, bytesPerUnit: Double?, allocationsPerUnit: Double?, object: String) {
+        self.key = key
+        self.group = group
+        self.site = site
+        self.caller = caller
+        self.bytesPerUnit = bytesPerUnit
+        self.allocationsPerUnit = allocationsPerUnit
+        self.object = object
+    }
+
+    /// A row that says why `key`'s profile could not be made.
+    public static func error(key: RowKey, message: String) -> MemoryProfileRow {
+        MemoryProfileRow(key: key, group: .error, site: message, caller: "", bytesPerUnit: nil, allocationsPerUnit: nil, object: "")
+    }
+
+    /// The share of the row's figure this site holds: its allocations for a metric counting
+    /// allocations, else its bytes.
+    public var figure: Double? {
+        key.metric.contains("allocations") ? allocationsPerUnit : bytesPerUnit
+    }
+
+    /// The header of `memprofile.csv`, in order.
+    public static let columns = [
+        "suite", "workload", "strategy", "executor", "objects", "subscribers", "metric", "unit", "group", "site", "caller",
+        "bytes_per_unit", "allocations_per_unit", "object",
+    ]
+
+    public var fields: [String] {
+        func number(_ value: Double?) -> String { value.map { NumberFormat.csv(($0 * 1_000).rounded() / 1_000) } ?? "" }
+        return [
+            key.suite, key.workload, key.strategy, key.executor, String(key.objects), String(key.subscribers), key.metric, key.unit,
+            group.rawValue, site, caller, number(bytesPerUnit), number(allocationsPerUnit), object,
+        ]
+    }
+
+    /// Reads `memprofile.csv`; errors name the file, the line and the reason.
+    public static func read(file path: String) throws -> [MemoryProfileRow] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ResultsReader.ReadError(file: path, line: 0, reason: "cannot be read (missing or unreadable)")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    public static func parse(_ text: String, file: String = "<text>") throws -> [MemoryProfileRow] {
+        let records: [(line: Int, fields: [String])]
+        do {
+            records = try CSV.parse(text)
+        } catch {
+            throw ResultsReader.ReadError(file: file, line: error.line, reason: error.reason)
+        }
+        guard let header = records.first, Array(header.fields.prefix(columns.count)) == columns else {
+            throw ResultsReader.ReadError(file: file, line: 1, reason: "the header is not memprofile.csv's: \(columns.joined(separator: ","))")
+        }
+        return try records.dropFirst().map { record in
+            let fields = record.fields
+            func fail(_ reason: String) -> ResultsReader.ReadError { ResultsReader.ReadError(file: file, line: record.line, reason: reason) }
+            guard fields.count >= columns.count else { throw fail("\(fields.count) fields, expected \(columns.count) (truncated row?)") }
+            guard let objects = Int(fields[4]), let subscribers = Int(fields[5]) else { throw fail("objects and subscribers must be whole numbers") }
+            guard let group = CostGroup(rawValue: fields[8]) else { throw fail("unknown group '\(fields[8])'") }
+            func number(_ index: Int) throws -> Double? {
+                if fields[index].isEmpty { return nil }
+                guard let value = Double(fields[index]), value.isFinite else { throw fail("\(columns[index]) '\(fields[index])' is not a number") }
+                return value
+            }
+            let key = RowKey(
+                suite: fields[0], workload: fields[1], strategy: fields[2], executor: fields[3], metric: fields[6], unit: fields[7],
+                objects: objects, subscribers: subscribers, concurrency: 1)
+            return MemoryProfileRow(
+                key: key, group: group, site: fields[9], caller: fields[10], bytesPerUnit: try number(11), allocationsPerUnit: try number(12), object: fields[13])
+        }
+    }
+}
