@@ -5,4 +5,5 @@ import ObservationStrategies
 // obsbench, measuring DictionaryStore beside every built-in strategy:
 //   swift run custom-obsbench --suite latency --quick
 //   swift run custom-obsbench gate --baseline A --current B
-ObsBench.main(strategies: StrategyRegistry.all + [StrategyEntry(DictionaryStore.self)])
+// PaddedStore is a fixture for .ci/run's check of heap profiles, not part of the example.
+ObsBench.main(strategies: StrategyRegistry.all + [StrategyEntry(DictionaryStore.self), StrategyEntry(PaddedStore.self)])
