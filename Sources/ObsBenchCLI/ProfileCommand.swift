@@ -133,7 +133,8 @@ struct ProfileCommand: ParsableCommand {
         }
         let rows = loaded[0].rows.filter { selected($0.key) }
         guard !rows.isEmpty else {
-            Console.error("no heap-profiled row matches\(strategy.map { " --strategy \($0)" } ?? "")\(workload.map { " --workload \($0)" } ?? "")\(suite.map { " --suite \($0)" } ?? "")")
+            Console.error(
+                "no heap-profiled row matches\(strategy.map { " --strategy \($0)" } ?? "")\(workload.map { " --workload \($0)" } ?? "")\(suite.map { " --suite \($0)" } ?? "")")
             throw ExitStatus.failure.exitCode
         }
         if check {

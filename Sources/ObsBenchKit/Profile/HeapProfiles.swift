@@ -1,6 +1,6 @@
 import CMallocInfo
-import ObservationStrategies
 import Foundation
+import ObservationStrategies
 
 /// Where a memory row's bytes go: jemalloc's heap profiles of a second memory worker, read into
 /// allocation sites (`memprofile.csv`, ``MemoryProfileRow``).
@@ -114,7 +114,8 @@ struct SiteFinder {
         let start = frames.firstIndex { $0.group != .allocator && !Self.allocationEntryPoints.contains($0.name) } ?? frames.count - 1
         guard start >= 0, start < frames.count else { return Site(function: "(no stack)", group: .other, object: "", caller: "") }
         let site = frames[start]
-        let asker = [.swiftRuntime, .standardLibrary].contains(site.group)
+        let asker =
+            [.swiftRuntime, .standardLibrary].contains(site.group)
             ? frames[(start + 1)...].first { ![.allocator, .swiftRuntime, .standardLibrary].contains($0.group) }?.name ?? "" : ""
         return Site(function: site.name, group: site.group, object: site.object, caller: asker)
     }
