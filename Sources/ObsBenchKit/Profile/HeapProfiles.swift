@@ -128,7 +128,13 @@ public final class SymbolTables: Sendable {
     private let nm: String?
     private let names = DemangledNames()
     /// Each file's function starts, ascending, and their demangled names.
-    private let tables = Locked<[String: [(start: UInt, name: String)]]>([:])
+    private let tables = Locked<[String: [Symbol]]>([:])
+
+    /// A function's start, size (0 where `nm` gives none) and demangled name.
+    struct Symbol {
+        var start, size: UInt
+        var name: String
+    }
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
@@ -150,21 +156,28 @@ public final class SymbolTables: Sendable {
             let middle = (low + high) / 2
             if table[middle].start <= offset { low = middle + 1 } else { high = middle }
         }
-        return low > 0 ? table[low - 1].name : nil
+        guard low > 0 else { return nil }
+        let symbol = table[low - 1]
+        // Past the end of the symbol below: a function with no symbol of its own (a static one in
+        // a library that exports only some), named by its neighbour and said to be so.
+        if symbol.size > 0, offset >= symbol.start + symbol.size {
+            return "\(file.split(separator: "/").last ?? "") code after \(symbol.name) (no symbol of its own)"
+        }
+        return symbol.name
     }
 
-    private func load(_ file: String) -> [(start: UInt, name: String)] {
+    private func load(_ file: String) -> [Symbol] {
         var table = read(file, dynamic: false)
         if table.isEmpty { table = read(file, dynamic: true) }  // a stripped library: its exported symbols
         tables.withLock { $0[file] = table }
         return table
     }
 
-    private func read(_ file: String, dynamic: Bool) -> [(start: UInt, name: String)] {
+    private func read(_ file: String, dynamic: Bool) -> [Symbol] {
         guard let nm else { return [] }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: nm)
-        process.arguments = (dynamic ? ["-D"] : []) + ["-C", "-n", "--defined-only", file]
+        process.arguments = (dynamic ? ["-D"] : []) + ["-S", "-C", "-n", "--defined-only", file]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -172,11 +185,16 @@ public final class SymbolTables: Sendable {
         guard (try? process.run()) != nil else { return [] }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        // "0000000000336df0 T $sSTsE6reduce…": code symbols only (T, t, W, w, i).
-        return text.split(separator: "\n").compactMap { line -> (UInt, String)? in
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[1].count == 1, "TtWwi".contains(parts[1]), let start = UInt(parts[0], radix: 16) else { return nil }
-            return (start, names.demangle(String(parts[2])))
+        // "0000000000336df0 0000000000000042 T $sSTsE6reduce…" (the size missing for some):
+        // code symbols only (T, t, W, w, i).
+        return text.split(separator: "\n").compactMap { line -> Symbol? in
+            let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            guard parts.count >= 3, let start = UInt(parts[0], radix: 16) else { return nil }
+            let sized = parts.count == 4 && parts[2].count == 1 && UInt(parts[1], radix: 16) != nil
+            let type = sized ? parts[2] : parts[1]
+            guard type.count == 1, "TtWwi".contains(type) else { return nil }
+            let name = sized ? parts[3] : parts[2...].joined(separator: " ")[...]
+            return Symbol(start: start, size: sized ? UInt(parts[1], radix: 16) ?? 0 : 0, name: names.demangle(String(name)))
         }
     }
 }

@@ -82,6 +82,11 @@ public struct RunReport: Sendable {
         }
         if let chartNote { blocks.append(.paragraph(chartNote)) }
         blocks += Self.whereTheCostGoes(profiles, strategies: strategies, relativeTo: runDirectory)
+        if rows.contains(where: { $0.suite == Suite.memory.name }) {
+            let file = runDirectory.appendingPathComponent(ResultsDirectory.FileName.memoryProfile).path
+            let memory = (try? MemoryProfileRow.read(file: file)).map { MemoryProfileSummary(profile: $0, results: rows, metadata: metadata) }
+            blocks += Self.whereTheBytesGo(memory, strategies: strategies)
+        }
 
         blocks.append(.heading(level: 2, text: "Claims check"))
         switch claims {
@@ -189,6 +194,51 @@ public struct RunReport: Sendable {
             }
         }
         blocks.append(.table(header: ["strategy", "operation", "Ir/op", "top three cost groups", "largest function (own share)"], rows: table))
+        return blocks
+    }
+
+    /// The memory rows "Where the bytes go" breaks down.
+    static let profiledMemory: [(label: String, workload: String, metric: Metric, subscribers: Int?)] = [
+        ("each object", "store-lifecycle", .freshBytesPerObject, 0), ("each object, one view on it", "store-lifecycle", .viewedBytesPerObject, nil),
+        ("each write, one view", "write-allocations", .allocationsPerWrite, 1),
+    ]
+
+    /// For each strategy, the largest allocation sites of its bytes per object, with a view, and
+    /// of its allocations per write (`memprofile.csv`).
+    static func whereTheBytesGo(_ summary: MemoryProfileSummary?, strategies: [String]) -> [Block] {
+        var blocks: [Block] = [.heading(level: 2, text: "Where the bytes go")]
+        guard let summary, !summary.rows.isEmpty else {
+            blocks.append(
+                .paragraph(
+                    "No heap profile: this run's memory suite wrote no `memprofile.csv` (it needs jemalloc and `nm`, and is skipped by `--no-heap-profiles`)."))
+            return blocks
+        }
+        blocks.append(
+            .paragraph(
+                "Allocation sites from jemalloc's heap profiles (`memprofile.csv`), taken by a second memory worker that records every allocation, at the sweep's smallest store: the first function on each stack that is not the allocator or the Swift runtime's allocation entry points, with the code that asked in brackets where the site is the standard library. A synchronous strategy's sites sum to its figure (checked to 1%); an asynchronous one's are those of the profiled run. `obsbench profile --memory` lists every site."
+            ))
+        var table: [[String]] = []
+        for strategy in strategies {
+            for (label, workload, metric, subscribers) in profiledMemory {
+                let candidates = summary.rows.filter {
+                    $0.key.strategy == strategy && $0.key.workload == workload && $0.key.metric == metric.name && (subscribers == nil || $0.key.subscribers == subscribers)
+                }
+                guard let row = candidates.min(by: { $0.key.objects < $1.key.objects }) else { continue }
+                if let error = row.error {
+                    table.append([strategy, label, "—", "no profile: \(error)"])
+                    continue
+                }
+                let isCount = metric.name.contains("allocations")
+                func value(_ number: Double) -> String { isCount ? NumberFormat.count(number) : NumberFormat.bytes(number) }
+                let sites = row.sites.filter { abs($0.figure ?? 0) >= (isCount ? 0.005 : 0.05) }.prefix(3).map { site in
+                    let caller = site.caller.isEmpty ? "" : " (\(ProfileSummary.shortName(site.caller, width: 40)))"
+                    return "\(value(site.figure ?? 0)) \(ProfileSummary.shortName(site.site, width: 50))\(caller)"
+                }
+                let figure = row.figure.map(value) ?? "—"
+                table.append([strategy, label, figure + (row.held ? "" : " (async)"), sites.joined(separator: "; ")])
+            }
+        }
+        blocks.append(.table(header: ["strategy", "per", "figure", "largest sites"], rows: table))
         return blocks
     }
 
