@@ -161,7 +161,7 @@ public final class SymbolTables: Sendable {
         // Past the end of the symbol below: a function with no symbol of its own (a static one in
         // a library that exports only some), named by its neighbour and said to be so.
         if symbol.size > 0, offset >= symbol.start + symbol.size {
-            return "\(file.split(separator: "/").last ?? "") code after \(symbol.name) (no symbol of its own)"
+            return "\(file.split(separator: "/").last ?? "") code after \(symbol.name), no symbol of its own"
         }
         return symbol.name
     }
