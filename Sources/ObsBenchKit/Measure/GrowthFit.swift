@@ -174,7 +174,9 @@ public enum GrowthFit {
             low += weight * (weight >= 0 ? point.low : point.high)
             high += weight * (weight >= 0 ? point.high : point.low)
         }
-        let interval = Swift.min(low, line.slope)...Swift.max(high, line.slope)
+        // Counts that agree in every layout: b is exact (the sums above differ from it in their last bits).
+        let exact = points.allSatisfy { $0.low == $0.high }
+        let interval = exact ? line.slope...line.slope : Swift.min(low, line.slope)...Swift.max(high, line.slope)
         let label = lastStepSlopeInterval(points).flatMap { supportedLabel(slopeInterval: $0, grows: interval.lowerBound > 0, stopped: stopped) }
         return CountedGrowth(perView: line.slope, intercept: line.intercept, interval: interval, label: label)
     }
@@ -195,7 +197,8 @@ public enum GrowthFit {
 
         /// A table cell: "1234 Ir/view · O(S)", "within noise · class within noise".
         public var cell: String {
-            let cost = decided ? NumberFormat.instructions(perView) + "/view" : "within noise"
+            // Under a twentieth of an instruction per view prints as 0.0, never as -0.0.
+            let cost = decided ? NumberFormat.instructions(abs(perView) < 0.05 ? 0 : perView) + "/view" : "within noise"
             return cost + " · " + (label ?? "class within noise")
         }
     }
