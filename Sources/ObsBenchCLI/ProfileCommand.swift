@@ -28,6 +28,7 @@ struct ProfileCommand: ParsableCommand {
               obsbench profile --diff base/latest head/latest --top 5
               obsbench profile --memory results/latest --strategy observable --workload store-lifecycle
               obsbench profile --memory --check results/latest
+              obsbench profile results/latest --per-view --strategy published --workload scaling-unrelated
 
             Exit status: \(ExitStatus.helpText([.success, .failure, .usage])).
             """
@@ -44,6 +45,19 @@ struct ProfileCommand: ParsableCommand {
 
     @Flag(help: "With --memory: check that each row's sites sum to its figure (exit 1 when a row held to it does not).")
     var check = false
+    @Flag(
+        name: .customLong("per-view"),
+        help: """
+            A counted scaling sweep's profile of b: each function's Ir per further view, (its Ir/write at the larger S − at the \
+            smaller) / the views between (the two largest S unless --from and --to).
+            """)
+    var perView = false
+
+    @Option(help: ArgumentHelp("With --per-view: the smaller S.", valueName: "S"))
+    var from: Int?
+
+    @Option(help: ArgumentHelp("With --per-view: the larger S.", valueName: "S"))
+    var to: Int?
 
     @Option(help: ArgumentHelp("Only rows of this strategy (`-` for the suites that measure none).", valueName: "name"))
     var strategy: String?
@@ -67,10 +81,15 @@ struct ProfileCommand: ParsableCommand {
         guard runs.count == (diff ? 2 : 1) else {
             throw ValidationError(diff ? "--diff takes two runs: BASE CURRENT" : "give one run folder (or two with --diff)")
         }
+        guard !perView || !diff else { throw ValidationError("--per-view reads one run; --diff compares two") }
+        guard (from == nil) == (to == nil), (from == nil && to == nil) || perView, (from ?? 0) < (to ?? 1) else {
+            throw ValidationError("--from and --to go together, with --per-view, and --from must be below --to")
+        }
         guard top > 0 else { throw ValidationError("--top must be at least 1, got \(top)") }
         guard minimumChange.isFinite, minimumChange >= 0 else { throw ValidationError("--min-change must be a fraction ≥ 0, got \(minimumChange)") }
         if check && !memory { throw ValidationError("--check goes with --memory") }
         if check && diff { throw ValidationError("--check reads one run, not two (--diff)") }
+        if memory && perView { throw ValidationError("--per-view reads a counted scaling sweep, not --memory") }
     }
 
     func run() throws {
@@ -90,6 +109,15 @@ struct ProfileCommand: ParsableCommand {
                 print("\(row.key.benchmark): \(NumberFormat.instructions(row.before))/op → \(NumberFormat.instructions(row.after))/op (\(change))")
                 print(ProfileSummary.moversTable(row.movers.prefix(top)).text())
             }
+            return
+        }
+        if perView {
+            let sweeps = GrowthProfile.all(in: loaded[0], from: from, to: to).filter { selected($0.high) }
+            guard !sweeps.isEmpty else {
+                Console.error("no counted sweep with two profiled S matches (a run of --suite scaling --measure instructions has them)")
+                throw ExitStatus.failure.exitCode
+            }
+            print(sweeps.map { $0.text(top: top) }.joined(separator: "\n"), terminator: "")
             return
         }
         let rows = loaded[0].rows.filter { selected($0.key) }

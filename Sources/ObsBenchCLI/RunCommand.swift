@@ -61,7 +61,7 @@ struct RunCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "How to measure cost per operation: time (ns/op, the default) or instructions (Ir/op under Valgrind's Callgrind); repeatable for both.",
             discussion:
-                "instructions: every workload that can count them (latency, and hops at 1 caller) runs in a worker under valgrind --tool=callgrind, counting only around the measured loop, at two fixed loop lengths; exact and repeatable on a shared machine, so a CI gate can judge a 1% change. It misses waiting, cache misses and contention, which time sees. Needs valgrind (Debian: apt-get install valgrind) when obsbench is built and run.",
+                "instructions: every workload that can count them (latency, scaling, and hops at 1 caller) runs in a worker under valgrind --tool=callgrind, counting only around the measured loop, at two fixed loop lengths; exact and repeatable on a shared machine, so a CI gate can judge a 1% change. It misses waiting, cache misses and contention, which time sees. Needs valgrind (Debian: apt-get install valgrind) when obsbench is built and run.",
             valueName: "time|instructions"))
     var measures: [CostMeasure] = [.time]
 

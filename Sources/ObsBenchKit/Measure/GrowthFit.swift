@@ -157,6 +157,52 @@ public enum GrowthFit {
         return lowExponent == highExponent ? "O(\(variable)^\(lowExponent))" : "O(\(variable)^\(lowExponent)–\(highExponent))"
     }
 
+    /// A counted sweep's growth (``CountedScalingSweep``): b of the least-squares line through the
+    /// counts, its interval from the points' own intervals alone (``linearSlopeInterval(_:)``'s first
+    /// part: counts have no sampling noise, so a curve's scatter about the line is no uncertainty of
+    /// b), and the class the last decade's slope interval decides (``supportedLabel(slopeInterval:grows:stopped:variable:)``,
+    /// with `grows` where b's interval lies above zero). For counts that agree in every layout each
+    /// interval is a point: b and the class are exact. Nil without two distinct S.
+    public static func countedGrowth(_ points: [IntervalPoint], stopped: Bool = false) -> CountedGrowth? {
+        guard let line = linear(points.map { ($0.size, $0.cost) }) else { return nil }
+        let meanX = points.map(\.size).reduce(0, +) / Double(points.count)
+        let sumSquaresX = points.reduce(0) { $0 + ($1.size - meanX) * ($1.size - meanX) }
+        var low = 0.0
+        var high = 0.0
+        for point in points {
+            let weight = (point.size - meanX) / sumSquaresX
+            low += weight * (weight >= 0 ? point.low : point.high)
+            high += weight * (weight >= 0 ? point.high : point.low)
+        }
+        // Counts that agree in every layout: b is exact (the sums above differ from it in their last bits).
+        let exact = points.allSatisfy { $0.low == $0.high }
+        let interval = exact ? line.slope...line.slope : Swift.min(low, line.slope)...Swift.max(high, line.slope)
+        let label = lastStepSlopeInterval(points).flatMap { supportedLabel(slopeInterval: $0, grows: interval.lowerBound > 0, stopped: stopped) }
+        return CountedGrowth(perView: line.slope, intercept: line.intercept, interval: interval, label: label)
+    }
+
+    /// What ``countedGrowth(_:stopped:)`` found.
+    public struct CountedGrowth: Sendable, Equatable {
+        /// b: instructions per further view.
+        public var perView: Double
+        /// a: the line's instructions per write at S = 0.
+        public var intercept: Double
+        /// b's interval, from the counts' own intervals.
+        public var interval: ClosedRange<Double>
+        /// The growth class the last decade decides; nil where it decides none.
+        public var label: String?
+
+        /// Whether b is told apart from zero: its interval excludes zero, or is the exact value 0.
+        public var decided: Bool { !interval.contains(0) || interval.lowerBound == interval.upperBound }
+
+        /// A table cell: "1234 Ir/view · O(S)", "within noise · class within noise".
+        public var cell: String {
+            // Under a twentieth of an instruction per view prints as 0.0, never as -0.0.
+            let cost = decided ? NumberFormat.instructions(abs(perView) < 0.05 ? 0 : perView) + "/view" : "within noise"
+            return cost + " · " + (label ?? "class within noise")
+        }
+    }
+
     /// How a summary names a slope: O(1), O(S), O(S²), or the exponent between them.
     public static func label(_ slope: Double, variable: String = "S") -> String {
         switch slope {

@@ -56,11 +56,13 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
     /// // write with a GRDB observation is counted on 50/150, a 440,000 Ir transaction on 25/75.
     /// InstructionSettings.quick().lengthDivisor(instructionsPerOperation: 282_000)  // 4
     /// ```
-    public func lengthDivisor(instructionsPerOperation: Double, operations: Int? = nil) -> Int {
+    /// `maximum` is ``maximumLengthDivisor`` unless a workload counts costlier operations
+    /// (``InstructionCounter/count(_:emptyBatch:label:maximumDivisor:)``).
+    public func lengthDivisor(instructionsPerOperation: Double, operations: Int? = nil, maximum: Int = maximumLengthDivisor) -> Int {
         guard pairInstructions > 0, instructionsPerOperation > 0 else { return 1 }
         let held = Double(operations ?? longLength - shortLength) * instructionsPerOperation / Double(pairInstructions)
         var divisor = 1
-        while divisor * 2 <= Self.maximumLengthDivisor, Double(divisor * 2) <= held { divisor *= 2 }
+        while divisor * 2 <= maximum, Double(divisor * 2) <= held { divisor *= 2 }
         return divisor
     }
 
@@ -217,14 +219,22 @@ public struct InstructionCounter {
     }
 
     /// Counts `batch`. `emptyBatch` must have the same loop shape with the measured work removed.
-    public func count(_ batch: @escaping Batch, emptyBatch: @escaping Batch, label: String) async throws -> Counted {
+    ///
+    /// `maximumDivisor` bounds the power of two the loop lengths may be divided by
+    /// (``InstructionSettings/lengthDivisor(instructionsPerOperation:operations:maximum:)``); above
+    /// ``InstructionSettings/maximumLengthDivisor`` (the scaling sweep's writes to many views, up
+    /// to tens of millions of Ir each) the probe is divided by the same factor over it.
+    public func count(
+        _ batch: @escaping Batch, emptyBatch: @escaping Batch, label: String, maximumDivisor: Int = InstructionSettings.maximumLengthDivisor
+    ) async throws -> Counted {
         guard Callgrind.isRunningUnderValgrind else { throw CallgrindError.notUnderValgrind }
         // A probe of a quarter of the short loop, thrown away, says what an operation costs, and
         // so the lengths this row is counted on (``InstructionSettings/lengthDivisor(instructionsPerOperation:)``).
-        let probeLength = max(1, self.settings.shortLength / 4)
+        let probeLength = max(1, self.settings.shortLength / 4 / max(1, maximumDivisor / InstructionSettings.maximumLengthDivisor))
         let probe = try await counts(batch, length: probeLength, label: "\(label) probe")
         Callgrind.remove(probe)
-        let settings = self.settings.dividingLengths(by: self.settings.lengthDivisor(instructionsPerOperation: Double(probe.instructions) / Double(probeLength)))
+        let settings = self.settings.dividingLengths(
+            by: self.settings.lengthDivisor(instructionsPerOperation: Double(probe.instructions) / Double(probeLength), maximum: maximumDivisor))
         // One counted long loop of each first, thrown away: lazy set-up (a subject made on a
         // record's first write, caches filled, the counting path's own first use) is not an
         // operation's cost, and would otherwise fall on the first repeat only.

@@ -43,6 +43,7 @@ public struct Metric: Sendable, Hashable {
     // Reasons shared by several informational metrics.
     private static let emptyLoop = GateTreatment.informational("the harness's empty loop")
     private static let derivedFromTimings = GateTreatment.informational("derived from timings; the timings are gated")
+    private static let derivedFromCounts = GateTreatment.informational("derived from the instruction counts at each S, which are gated")
     private static let whichViewFirst = GateTreatment.informational("follows which of two views re-runs first after a commit: hash order and thread timing")
     private static let kernelScheduling = GateTreatment.informational("kernel scheduling: moves with the machine's load")
     private static let poolGrowth = GateTreatment.informational("the runtime's thread pools grow on their own schedule")
@@ -58,7 +59,9 @@ public struct Metric: Sendable, Hashable {
     /// The empty loop's instructions per iteration that were subtracted from `instructions`.
     public static let instructionLoopOverhead = Metric("instruction_loop_overhead", unit: "Ir/op", gate: emptyLoop)
     /// The metrics of the instruction mode: counted under Callgrind, one worker per memory layout.
-    public static var countedUnderCallgrind: Set<String> { [instructions.name, instructionLoopOverhead.name, estimatedCycles.name] }
+    /// (A counted sweep's b, ``instructionsPerView``, is one of them: its layouts' mean is the b of
+    /// their mean counts.)
+    public static var countedUnderCallgrind: Set<String> { [instructions.name, instructionLoopOverhead.name, estimatedCycles.name, instructionsPerView.name] }
     /// iai-callgrind's cycle estimate from Callgrind's simulated caches.
     public static let estimatedCycles = Metric("estimated_cycles", unit: "cycles/op", gate: .informational("an estimate from simulated caches; the instruction count is gated"))
     /// Calls into the runtime's strong-retain entry points per operation (`swift_retain` and its
@@ -88,6 +91,13 @@ public struct Metric: Sendable, Hashable {
     public static let growthExponent = Metric("growth_exponent", unit: "log-log slope", gate: derivedFromTimings)
     /// R² of the `growth_exponent` fit.
     public static let growthExponentR2 = Metric("growth_exponent_r2", unit: "R²", gate: derivedFromTimings)
+    /// Instructions per further view: b of Ir/write = a + b·S over a counted sweep (one layout's,
+    /// pooled as the mean over layouts). Informational: the counted rows at each S it is fitted to
+    /// are judged, exactly for synchronous strategies.
+    public static let instructionsPerView = Metric("instructions_per_view", unit: "Ir/view", gate: derivedFromCounts)
+    /// Log-log slope of the counts between a counted sweep's two largest S (pooled as a count is:
+    /// the median of the layouts').
+    public static let instructionsLastDecadeSlope = Metric("instructions_last_decade_slope", unit: "log-log slope", gate: derivedFromCounts)
 
     // Memory.
 
@@ -185,6 +195,7 @@ public struct Metric: Sendable, Hashable {
         uniqueKeysWithValues: ([
             latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles, retains, releases,
             rerunsPerWrite, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
+            instructionsPerView, instructionsLastDecadeSlope,
             freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown, peakBytesLeftAfterTeardown,
             bytesPerSubscriber, allocationsPerWrite, bytesAllocatedPerWrite, retainedBytesPerWrite,
             bytesPerInstance, allocationsPerInstance, bytesPerStore, allocationsPerStore,

@@ -45,7 +45,7 @@ public enum RunSession {
         defer { callgrind?.cleanUp() }
         for suite in plan.suitesWithoutMeasures {
             Console.error(
-                "skipping \(suite.name): none of its workloads can be measured in \(plan.measures.map(\.rawValue).joined(separator: " or ")) (--measure instructions counts the latency suite and hops at 1 caller)"
+                "skipping \(suite.name): none of its workloads can be measured in \(plan.measures.map(\.rawValue).joined(separator: " or ")) (--measure instructions counts the latency and scaling suites and hops at 1 caller)"
             )
         }
         if let shard = plan.shard, plan.selectedJobs.isEmpty {

@@ -6,7 +6,7 @@ extension Suite {
         name: "scaling",
         summary: "write-to-quiescence latency and re-runs as subscribed views grow, S = 1...10000 (--quick: ...1000), one store of the largest S + 1 records for every topology",
         defaultObjects: 0,
-        tables: { SummaryTable.scalingTables(of: $0, rows: $1, strategies: $2) },
+        tables: { SummaryTable.scalingTables(of: $0, rows: $1, strategies: $2) + SummaryTable.countedScalingTables(of: $0, rows: $1, strategies: $2) },
         workloads: ScalingTopology.allCases.map { SubscriberScalingWorkload(topology: $0) }
     )
 }
@@ -21,6 +21,8 @@ extension SummaryTable {
     /// signed otherwise (never clamped); a class only where the slope's interval decides one.
     static func scalingTables(of suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
         let measured = allRows.filter { $0.suite == suite.name && !$0.isError }
+        // A run that only counted instructions has its own tables (countedScalingTables).
+        if !measured.contains(where: { $0.metric == Metric.latency.name }) && measured.contains(where: { $0.metric == Metric.instructions.name }) { return [] }
         let largest = measured.filter { $0.metric == Metric.latency.name }.map(\.subscribers).max()
         let columns = suite.workloads.map(\.name)
         func value(_ strategy: String, _ workload: String, _ metric: Metric, subscribers: Int? = nil) -> Double? {
@@ -91,6 +93,78 @@ extension SummaryTable {
                     return NumberFormat.nanoseconds(latency) + (value(strategy, workload, .rerunsPerWrite, subscribers: largest).map { " · " + NumberFormat.count($0) } ?? "")
                 }
             )
+        }
+        return [growth, atLargest]
+    }
+}
+
+extension SummaryTable {
+    /// The tables of a counted sweep (`--measure instructions`, ``CountedScalingSweep``): b of
+    /// Ir/write = a + b·S per further view with the growth class the counts decide
+    /// (``GrowthFit/countedGrowth(_:stopped:)``), and Ir per write at the largest S. Each point is the
+    /// row's mean over its layouts, its interval their range; an asynchronous strategy's is widened
+    /// by the gate's tolerance for it (``GatePolicy/defaultAsynchronousInstructionTolerance``).
+    /// Empty when the run counted nothing.
+    static func countedScalingTables(of suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
+        let counted = allRows.filter { $0.suite == suite.name && !$0.isError && $0.metric == Metric.instructions.name && $0.value != nil }
+        guard !counted.isEmpty else { return [] }
+        let columns = suite.workloads.map(\.name)
+        let layouts = counted.filter(\.isMeanOverLayouts).map(\.rounds).max()
+        let statistic = layouts.map { "mean over \($0) layouts" } ?? "one layout"
+        let tolerance = GatePolicy.defaultAsynchronousInstructionTolerance
+        func sweep(_ strategy: String, _ workload: String) -> [ResultRow] {
+            counted.filter { $0.strategy == strategy && $0.workload == workload }.sorted { $0.subscribers < $1.subscribers }
+        }
+        func points(_ rows: [ResultRow]) -> [GrowthFit.IntervalPoint] {
+            rows.map { row in
+                let value = row.value ?? 0
+                var (low, high) = row.interval ?? (value, value)
+                if CountedScalingSweep.isAsynchronous(row) { (low, high) = (low * (1 - tolerance), high * (1 + tolerance)) }
+                return (Double(row.subscribers), value, low, high)
+            }
+        }
+        func stopped(_ rows: [ResultRow]) -> Bool { rows.contains { $0.note.contains("sweep stopped before") } }
+        func failed(_ strategy: String) -> Bool { allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError } }
+        var growth = SummaryTable(
+            suite: suite.name, columns: columns,
+            unit: "Ir per further view (b of Ir/write = a + b·S, \(statistic)) · growth over the last decade, from the counts", rows: [])
+        growth.title = "\(suite.name) · counted"
+        growth.rows = strategies.map { strategy in
+            (
+                strategy,
+                columns.map { workload in
+                    let rows = sweep(strategy, workload)
+                    guard let fit = GrowthFit.countedGrowth(points(rows), stopped: stopped(rows)) else { return failed(strategy) ? "error" : "—" }
+                    return fit.cell + (rows.contains(where: CountedScalingSweep.isAsynchronous) ? " ±" : "")
+                }
+            )
+        }
+        growth.footnotes = [
+            "b is the least-squares slope through the counts at each S; its interval is what b takes as each count moves within its layouts' range "
+                + "(±: an asynchronous strategy's, widened by the gate's \(NumberFormat.percent(tolerance)) for it); \"within noise\" where that interval "
+                + "includes zero. The class is the log-log slope between the two largest S, from the same intervals: O(1) where all of it is below "
+                + "\(NumberFormat.fixed(GrowthFit.constantBelow, digits: 1)), else only where b is above zero and the slope's interval decides a class "
+                + "(its range where it spans classes); ≥: a sweep stopped early (docs/suites.md, \"scaling\")"
+        ]
+        let largest = counted.map(\.subscribers).max()
+        var atLargest = SummaryTable(
+            suite: suite.name, columns: columns, unit: "Ir per write (\(statistic)), at S=\(largest.map(String.init) ?? "max")", rows: [])
+        atLargest.title = "\(suite.name) · counted, largest S"
+        atLargest.rows = strategies.map { strategy in
+            (
+                strategy,
+                columns.map { workload in
+                    let rows = sweep(strategy, workload)
+                    guard let last = rows.last, let value = last.value else { return failed(strategy) ? "error" : "—" }
+                    let text = NumberFormat.instructions(value) + (last.drawnRecords == nil ? "" : drawnMark)
+                    return last.subscribers == largest ? text : "stopped at S=\(last.subscribers) (\(text))"
+                }
+            )
+        }
+        if atLargest.rows.contains(where: { $0.cells.contains { $0.contains(drawnMark) } }) {
+            atLargest.footnotes.append(
+                "\(drawnMark) the mean over the records a synchronous strategy's point is drawn on in each layout: ⌈draws / S⌉ of them (80 at S=1, 8 at S=10, "
+                    + "1 from S=100); other counts are record 1's, the median of its pairs")
         }
         return [growth, atLargest]
     }

@@ -12,30 +12,35 @@ public enum ScalingTopology: String, Sendable, CaseIterable {
     /// title. 0 needed: does a write cost more with idle observers in the store?
     case pending
 
-    /// Records a store needs for `subscribers` views of this topology.
-    public func recordsNeeded(subscribers: Int) -> Int {
+    /// Records a store needs for `subscribers` views of this topology written at record `base`
+    /// (the records up to the highest the views read).
+    public func recordsNeeded(subscribers: Int, base: Int = 1) -> Int {
+        base - 1
+            + {
+                switch self {
+                case .shared, .unrelated: 1
+                case .disjoint: subscribers
+                case .pending: subscribers + 1
+                }
+            }()
+    }
+
+    /// The view with index `index` (0-based) of a sweep written at record `base` (1 unless the
+    /// sweep is counted on several records: ``SubscriberScalingWorkload``'s counted draws).
+    public func view(_ index: Int, base: Int = 1) -> ViewSpec {
         switch self {
-        case .shared, .unrelated: 1
-        case .disjoint: subscribers
-        case .pending: subscribers + 1
+        case .shared, .unrelated: .record(base, .title)
+        case .disjoint: .record(base + index, .title)
+        case .pending: .record(base + 1 + index, .title)
         }
     }
 
-    /// The view with index `index` (0-based).
-    public func view(_ index: Int) -> ViewSpec {
+    /// The `sequence`th write to record `base` (each different from the one before, so no
+    /// strategy skips it as an equal value); `titles` are made up front so formatting is not measured.
+    public func write(_ sequence: Int, titles: [String], base: Int = 1) -> FieldWrite {
         switch self {
-        case .shared, .unrelated: .record(1, .title)
-        case .disjoint: .record(index + 1, .title)
-        case .pending: .record(index + 2, .title)
-        }
-    }
-
-    /// The `sequence`th write (each different from the one before, so no strategy skips it as
-    /// an equal value); `titles` are made up front so formatting is not measured.
-    public func write(_ sequence: Int, titles: [String]) -> FieldWrite {
-        switch self {
-        case .unrelated: FieldWrite(1, .isComplete(sequence & 1 == 0))
-        case .shared, .disjoint, .pending: FieldWrite(1, .title(titles[sequence % titles.count]))
+        case .unrelated: FieldWrite(base, .isComplete(sequence & 1 == 0))
+        case .shared, .disjoint, .pending: FieldWrite(base, .title(titles[sequence % titles.count]))
         }
     }
 

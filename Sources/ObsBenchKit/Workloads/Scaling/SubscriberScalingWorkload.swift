@@ -24,8 +24,12 @@ import ObservationStrategies
 /// Every topology uses one store size (the largest S + 1 records, or `--objects` if larger), so
 /// topologies differ only in what the views read. Settling costs what the strategy's delivery
 /// costs: the asynchronous strategies wait only for the views a write concerned.
+///
+/// Under `--measure instructions` the same write is counted at each S instead
+/// (``CountedScalingSweep``): instructions per write, and b of a + b·S in Ir per further view.
 public struct SubscriberScalingWorkload: Workload {
     public let topology: ScalingTopology
+    public let countsInstructions = true
     public var name: String { "scaling-\(topology.rawValue)" }
     public var summary: String {
         switch topology {
@@ -73,6 +77,7 @@ public struct SubscriberScalingWorkload: Workload {
     }
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
+        if context.measure == .instructions { return try await CountedScalingSweep.run(self, context: context) }
         let counts = Self.subscriberCounts(upTo: context.subscribers ?? (context.quick ? Self.quickLargestSubscriberCount : Self.defaultLargestSubscriberCount))
         let largest = counts.max()!
         let records = max(context.objects, ScalingTopology.allCases.map { $0.recordsNeeded(subscribers: largest) }.max()!)
