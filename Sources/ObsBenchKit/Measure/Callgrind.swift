@@ -157,6 +157,14 @@ public struct CallgrindCounts: Sendable, Equatable {
         return l1Hits + 5 * llHits + 35 * ram
     }
 
+    /// What the simulated caches did, nil without cache simulation.
+    public var cacheCost: CacheCost? {
+        guard let cycles = estimatedCycles, let i1 = events["I1mr"], let d1r = events["D1mr"], let d1w = events["D1mw"],
+            let il = events["ILmr"], let dlr = events["DLmr"], let dlw = events["DLmw"]
+        else { return nil }
+        return CacheCost(estimatedCycles: cycles, l1Misses: Double(i1 + d1r + d1w), lastLevelMisses: Double(il + dlr + dlw))
+    }
+
     public init(trigger: String, events: [String: UInt64]) {
         self.trigger = trigger
         self.events = events
@@ -202,5 +210,37 @@ public enum CallgrindError: Error, CustomStringConvertible, Equatable {
         case .unreadableDump(let file): "\(file) has no events: or totals: line"
         case .notUnderValgrind: "the worker is not running under valgrind --tool=callgrind"
         }
+    }
+}
+
+/// What Callgrind's simulated caches (fixed geometry, `CallgrindInvocation.cacheDescription`) did
+/// over a count, or per operation once differenced: L1 misses (instruction and data, reads and
+/// writes: `I1mr + D1mr + D1mw`), last-level misses (`ILmr + DLmr + DLmw`, the accesses that went
+/// to memory), and the cycle estimate made from them. The misses are exact counts of the
+/// simulation for one memory layout; the cycles are an estimate.
+public struct CacheCost: Sendable, Equatable {
+    public var estimatedCycles: Double
+    public var l1Misses: Double
+    public var lastLevelMisses: Double
+
+    public init(estimatedCycles: Double, l1Misses: Double, lastLevelMisses: Double) {
+        self.estimatedCycles = estimatedCycles
+        self.l1Misses = l1Misses
+        self.lastLevelMisses = lastLevelMisses
+    }
+
+    public static func - (a: CacheCost, b: CacheCost) -> CacheCost {
+        CacheCost(estimatedCycles: a.estimatedCycles - b.estimatedCycles, l1Misses: a.l1Misses - b.l1Misses, lastLevelMisses: a.lastLevelMisses - b.lastLevelMisses)
+    }
+
+    public static func / (a: CacheCost, count: Double) -> CacheCost {
+        CacheCost(estimatedCycles: a.estimatedCycles / count, l1Misses: a.l1Misses / count, lastLevelMisses: a.lastLevelMisses / count)
+    }
+
+    /// Each figure's median over `costs` (figure by figure).
+    static func median(_ costs: [CacheCost]) -> CacheCost {
+        func middle(_ values: [Double]) -> Double { Statistics.percentile(values.sorted(), 0.5) }
+        return CacheCost(
+            estimatedCycles: middle(costs.map(\.estimatedCycles)), l1Misses: middle(costs.map(\.l1Misses)), lastLevelMisses: middle(costs.map(\.lastLevelMisses)))
     }
 }

@@ -130,8 +130,9 @@ public struct Counted: Sendable {
     public var instructionsPerOperation: [Double]
     /// The empty loop of the same shape, Ir per iteration (median of the repeats); subtracted.
     public var loopOverheadInstructions: Double
-    /// With cache simulation: estimated cycles per operation, one per repeat, the empty loop's removed.
-    public var estimatedCyclesPerOperation: [Double]?
+    /// With cache simulation: the simulated caches' misses and estimated cycles per operation,
+    /// one per repeat, the empty loop's removed.
+    public var cachePerOperation: [CacheCost]?
     public var settings: InstructionSettings
     /// The four dumps behind the median: its repeat's short and long loop, and the median empty
     /// repeat's. The parent makes the per-function profile from them after the worker exits.
@@ -247,10 +248,10 @@ public struct InstructionCounter {
             empty.append(try await perOperation(emptyBatch, settings: settings, label: "\(label) empty #\(index)"))
         }
         let overhead = Statistics.percentile(empty.map(\.instructions).sorted(), 0.5)
-        var cycles: [Double]?
-        if settings.cacheSimulation, !empty.compactMap(\.cycles).isEmpty {
-            let emptyCycles = Statistics.percentile(empty.compactMap(\.cycles).sorted(), 0.5)
-            cycles = operation.compactMap(\.cycles).map { $0 - emptyCycles }
+        var cache: [CacheCost]?
+        if settings.cacheSimulation, !empty.compactMap(\.cache).isEmpty {
+            let emptyCache = CacheCost.median(empty.compactMap(\.cache))
+            cache = operation.compactMap(\.cache).map { $0 - emptyCache }
         }
         // The median repeat's dumps (an odd number of repeats: the median is one of them) stay
         // for its profile; the others go.
@@ -263,7 +264,7 @@ public struct InstructionCounter {
             operations: settings.longLength - settings.shortLength)
         return Counted(
             instructionsPerOperation: operation.map { $0.instructions - overhead },
-            loopOverheadInstructions: overhead, estimatedCyclesPerOperation: cycles, settings: settings, profileDumps: dumps)
+            loopOverheadInstructions: overhead, cachePerOperation: cache, settings: settings, profileDumps: dumps)
     }
 
     /// Counts a synchronous operation on each of `records`, and reports the mean over them: one
@@ -356,9 +357,9 @@ public struct InstructionCounter {
             (Double(long.instructions) - Double(once.instructions)) / Double(operations)
         }
         let overhead = perOperation(emptyLong, emptyOnce)
-        var cycles: [Double]?
-        if let a = long.estimatedCycles, let b = once.estimatedCycles, let c = emptyLong.estimatedCycles, let d = emptyOnce.estimatedCycles {
-            cycles = [((a - b) - (c - d)) / Double(operations)]
+        var cache: [CacheCost]?
+        if let a = long.cacheCost, let b = once.cacheCost, let c = emptyLong.cacheCost, let d = emptyOnce.cacheCost {
+            cache = [((a - b) - (c - d)) / Double(operations)]
         }
         // The calls (for retains and releases), counted apart once the passes are done, so that
         // nothing here touches the heaps the passes met.
@@ -368,7 +369,7 @@ public struct InstructionCounter {
             callCounts: callCounts)
         return Counted(
             instructionsPerOperation: [perOperation(long, once) - overhead], loopOverheadInstructions: overhead,
-            estimatedCyclesPerOperation: cycles, settings: settings, profileDumps: dumps, records: records.count, drawLength: drawLength,
+            cachePerOperation: cache, settings: settings, profileDumps: dumps, records: records.count, drawLength: drawLength,
             drawWarmUp: warmUp)
     }
 
@@ -392,7 +393,7 @@ public struct InstructionCounter {
 
     struct PerOperation {
         var instructions: Double
-        var cycles: Double?
+        var cache: CacheCost?
         /// The short and the long loop's dumps.
         var dumps: [CallgrindCounts]
     }
@@ -408,11 +409,11 @@ public struct InstructionCounter {
         let long = try await counts(batch, length: settings.longLength, label: label)
         let length = Double(settings.longLength - settings.shortLength)
         let instructions = (Double(long.instructions) - Double(short.instructions)) / length
-        var cycles: Double?
-        if let longCycles = long.estimatedCycles, let shortCycles = short.estimatedCycles {
-            cycles = (longCycles - shortCycles) / length
+        var cache: CacheCost?
+        if let longCache = long.cacheCost, let shortCache = short.cacheCost {
+            cache = (longCache - shortCache) / length
         }
-        return PerOperation(instructions: instructions, cycles: cycles, dumps: [short, long])
+        return PerOperation(instructions: instructions, cache: cache, dumps: [short, long])
     }
 
     /// Counts one run of `batch` at `length`: nothing but the batch and the two client requests

@@ -61,9 +61,17 @@ public struct Metric: Sendable, Hashable {
     /// The metrics of the instruction mode: counted under Callgrind, one worker per memory layout.
     /// (A counted sweep's b, ``instructionsPerView``, is one of them: its layouts' mean is the b of
     /// their mean counts.)
-    public static var countedUnderCallgrind: Set<String> { [instructions.name, instructionLoopOverhead.name, estimatedCycles.name, instructionsPerView.name] }
+    public static var countedUnderCallgrind: Set<String> {
+        [instructions.name, instructionLoopOverhead.name, estimatedCycles.name, instructionsPerView.name, l1Misses.name, lastLevelMisses.name]
+    }
     /// iai-callgrind's cycle estimate from Callgrind's simulated caches.
     public static let estimatedCycles = Metric("estimated_cycles", unit: "cycles/op", gate: .informational("an estimate from simulated caches; the instruction count is gated"))
+    /// L1 misses per operation in Callgrind's simulated caches (`--cache-sim`: I1 and D1 32 KiB
+    /// 8-way, 64 B lines): instruction and data, reads and writes, the empty loop's removed. Exact
+    /// for one memory layout; pooled and judged over layouts as instructions are.
+    public static let l1Misses = Metric("l1_misses", unit: "L1 misses/op", gate: .instructions)
+    /// Last-level misses per operation (LL 8 MiB 16-way): the accesses that went to memory.
+    public static let lastLevelMisses = Metric("ll_misses", unit: "LL misses/op", gate: .instructions)
     /// Calls into the runtime's strong-retain entry points per operation (`swift_retain` and its
     /// forms), from Callgrind's call counts, the empty loop's removed (``ReferenceCounts``): one
     /// beside every counted `instructions` row, pooled over the layouts as a count is (the
@@ -193,7 +201,7 @@ public struct Metric: Sendable, Hashable {
     /// Every metric, by name.
     public static let all: [String: Metric] = Dictionary(
         uniqueKeysWithValues: ([
-            latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles, retains, releases,
+            latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles, l1Misses, lastLevelMisses, retains, releases,
             rerunsPerWrite, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
             instructionsPerView, instructionsLastDecadeSlope,
             freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown, peakBytesLeftAfterTeardown,

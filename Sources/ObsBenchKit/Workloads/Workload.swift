@@ -120,12 +120,17 @@ extension WorkloadContext {
     /// the context's), or counted under Callgrind at two loop lengths. `emptyBatch` must have the
     /// same loop shape with the measured work removed; its cost is subtracted either way.
     @MainActor
-    public func measureCost(_ batch: @escaping Batch, emptyBatch: @escaping Batch, sampler settings: SamplerSettings? = nil, label: String) async throws -> CostPerOperation {
+    public func measureCost(
+        _ batch: @escaping Batch, emptyBatch: @escaping Batch, sampler settings: SamplerSettings? = nil, label: String,
+        maximumDivisor: Int = InstructionSettings.maximumLengthDivisor
+    ) async throws -> CostPerOperation {
         switch measure {
         case .time:
             .time(try await Sampler(settings: settings ?? sampler).sample(batch, emptyBatch: emptyBatch))
         case .instructions:
-            .instructions(try await InstructionCounter(settings: instructionSettings).count(batch, emptyBatch: emptyBatch, label: "\(suite) \(label) \(strategyName)"))
+            .instructions(
+                try await InstructionCounter(settings: instructionSettings).count(
+                    batch, emptyBatch: emptyBatch, label: "\(suite) \(label) \(strategyName)", maximumDivisor: maximumDivisor))
         }
     }
 
@@ -190,11 +195,16 @@ extension WorkloadContext {
                         .instructionLoopOverhead, Statistics(exact: counted.loopOverheadInstructions),
                         "the empty batch (the same loop without the measured work), counted the same way; subtracted from instructions"),
                 ], samples: samples(.instructions, counted.instructionsPerOperation))
-            if let cycles = counted.estimatedCyclesPerOperation {
-                output.rows.append(
+            if let cache = counted.cachePerOperation, !cache.isEmpty {
+                let caches = "simulated caches (\(CallgrindInvocation.cacheDescription))"
+                output.rows += [
                     row(
-                        .estimatedCycles, Statistics(cycles),
-                        "ESTIMATE from simulated caches (\(CallgrindInvocation.cacheDescription)): L1 hits + 5 × LL hits + 35 × RAM accesses per op; \(method)"))
+                        .estimatedCycles, Statistics(cache.map(\.estimatedCycles)),
+                        "ESTIMATE from \(caches): L1 hits + 5 × LL hits + 35 × RAM accesses per op; \(method)"),
+                    row(.l1Misses, Statistics(cache.map(\.l1Misses)), "\(caches): I1mr + D1mr + D1mw per op, exact for this layout; \(method)"),
+                    row(.lastLevelMisses, Statistics(cache.map(\.lastLevelMisses)), "\(caches): ILmr + DLmr + DLmw per op (to memory), exact for this layout; \(method)"),
+                ]
+                output.samples += samples(.l1Misses, cache.map(\.l1Misses)) + samples(.lastLevelMisses, cache.map(\.lastLevelMisses))
             }
             return output
         }

@@ -10,6 +10,12 @@ import ObservationStrategies
 /// (`scan-all-concrete`), so the harness's share (an existential call, a record-id check and a
 /// field enum per record) can be read off. The empty loop subtracted is the batch's; the scan's
 /// own loop over the records belongs to the scan.
+///
+/// Under `--measure instructions` the scans are counted only with `--cache-sim`, where their L1
+/// and last-level misses say how much of a scan's cost is records that no longer fit the caches
+/// (a scan is 10,000 to 100,000 reads: counted on loops divided by up to 64, ``maximumDivisor``).
+/// Without cache simulation they would add minutes to every instruction run for counts that the
+/// per-record latency rows already give.
 public struct ScanAllWorkload: Workload {
     public let name = "scan-all"
     public let summary = "read one field of every record untracked and sum it, N = 10,000 and 100,000 (--quick: 10,000); one op is one scan"
@@ -21,8 +27,14 @@ public struct ScanAllWorkload: Workload {
 
     public init() {}
 
+    public var countsInstructions: Bool { true }
+
+    /// How far a scan's counted loops may be divided: a scan costs 10,000 to 100,000 reads.
+    public static let maximumDivisor = 64
+
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
         var output = WorkloadOutput()
+        if context.measure == .instructions, !context.instructionSettings.cacheSimulation { return output }
         // A scan lasts from microseconds to a tenth of a second (GRDB: one query per record):
         // a few samples per round, every round pooled, rather than the 30 of a 1 ms operation.
         var settings = context.sampler
@@ -45,7 +57,7 @@ public struct ScanAllWorkload: Workload {
                 emptyBatch: { iterations in
                     // The batch's own loop; the scan's loop over the records is part of the scan.
                     for _ in 0..<iterations { blackHole(size) }
-                }, sampler: settings, label: name)
+                }, sampler: settings, label: name, maximumDivisor: Self.maximumDivisor)
             await store.tearDown()
             output.append(
                 sized.latencyOutput(
@@ -58,7 +70,7 @@ public struct ScanAllWorkload: Workload {
                 },
                 emptyBatch: { iterations in
                     for _ in 0..<iterations { blackHole(size) }
-                }, sampler: settings, label: Self.concreteName)
+                }, sampler: settings, label: Self.concreteName, maximumDivisor: Self.maximumDivisor)
             output.append(
                 sized.latencyOutput(
                     workload: Self.concreteName, subscribers: 0, measured: concrete,
