@@ -76,7 +76,11 @@ struct RunCommand: AsyncParsableCommand {
         help: "Skip the memory suite's heap profiles by allocation site (memprofile.csv: a second memory worker per strategy, on jemalloc with profiling on).")
     var noHeapProfiles = false
 
-    @Flag(name: .customLong("cache-sim"), help: "With --measure instructions: Callgrind also simulates fixed caches and each row gets an estimated_cycles figure (an estimate).")
+    @Flag(
+        name: .customLong("cache-sim"),
+        help:
+            "With --measure instructions: Callgrind also simulates fixed caches; each row gets l1_misses and ll_misses per op and an estimated_cycles figure (an estimate), and the scans (scan-all) are counted."
+    )
     var cacheSimulation = false
 
     @Option(

@@ -179,7 +179,7 @@ struct InstructionCountTests {
         #expect(ExitStatus.unavailable.rawValue == 69)
     }
 
-    @Test("a Callgrind profile's totals are read, and cycles are estimated from its cache events")
+    @Test("a Callgrind profile's totals are read, its L1 and last-level misses summed, and cycles estimated from its cache events")
     func profileParsing() throws {
         let profile = """
             version: 1
@@ -197,8 +197,13 @@ struct InstructionCountTests {
         let expected: Double = 1_265 + 5 * 32 + 35 * 3
         let estimated = try #require(counts.estimatedCycles)
         #expect(estimated == expected)
+        // The misses are the L1 and last-level miss events summed, and difference per operation.
+        let cache = try #require(counts.cacheCost)
+        #expect(cache == CacheCost(estimatedCycles: expected, l1Misses: 35, lastLevelMisses: 3))
+        let perOperation = (cache - CacheCost(estimatedCycles: 30, l1Misses: 5, lastLevelMisses: 1)) / 2
+        #expect(perOperation == CacheCost(estimatedCycles: (expected - 30) / 2, l1Misses: 15, lastLevelMisses: 1))
         let withoutCaches = try CallgrindCounts(profile: "events: Ir\nsummary: 42\n", file: "f")
-        #expect(withoutCaches.instructions == 42 && withoutCaches.estimatedCycles == nil)
+        #expect(withoutCaches.instructions == 42 && withoutCaches.estimatedCycles == nil && withoutCaches.cacheCost == nil)
         #expect(throws: CallgrindError.self) { try CallgrindCounts(profile: "events: Ir\n", file: "f") }
     }
 }
