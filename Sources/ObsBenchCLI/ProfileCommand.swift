@@ -123,7 +123,7 @@ struct ProfileCommand: ParsableCommand {
         let rows = loaded[0].rows.filter { selected($0.key) }
         guard !rows.isEmpty else {
             Console.error(
-                "no profiled row matches\(strategy.map { " --strategy \($0)" } ?? "")\(workload.map { " --workload \($0)" } ?? "")\(suite.map { " --suite \($0)" } ?? "")")
+                "no profiled row matches\(selection)")
             throw ExitStatus.failure.exitCode
         }
         let results = (try? RunResults.load(runs[0]))?.rows ?? []
@@ -131,6 +131,11 @@ struct ProfileCommand: ParsableCommand {
             results.filter { $0.metric == Metric.instructions.name }.compactMap { row in row.value.map { (RowKey(row), $0) } },
             uniquingKeysWith: { a, _ in a })
         print(rows.map { ProfileSummary.text($0, top: top, resultIrPerOperation: irPerOperation[$0.key]) }.joined(separator: "\n"), terminator: "")
+    }
+
+    /// The filters given, as they were typed, for the message when no row matches them.
+    private var selection: String {
+        (strategy.map { " --strategy \($0)" } ?? "") + (workload.map { " --workload \($0)" } ?? "") + (suite.map { " --suite \($0)" } ?? "")
     }
 
     private func selected(_ key: RowKey) -> Bool {
@@ -162,7 +167,7 @@ struct ProfileCommand: ParsableCommand {
         let rows = loaded[0].rows.filter { selected($0.key) }
         guard !rows.isEmpty else {
             Console.error(
-                "no heap-profiled row matches\(strategy.map { " --strategy \($0)" } ?? "")\(workload.map { " --workload \($0)" } ?? "")\(suite.map { " --suite \($0)" } ?? "")")
+                "no heap-profiled row matches\(selection)")
             throw ExitStatus.failure.exitCode
         }
         if check {

@@ -59,13 +59,17 @@ public enum HeapProfiles {
         var dumps: [Int: HeapDump] = [:]
         for number in numbers { dumps[number] = try HeapDump(file: file(number)) }
         let sites = SiteFinder(symbols: symbols)
+        // A stack's site is the same in every span of the worker (one process, one set of
+        // mappings): found once.
+        var siteOfStack: [[UInt]: SiteFinder.Site] = [:]
         let rows = spans.flatMap { span -> [MemoryProfileRow] in
             guard let later = dumps[span.to], let earlier = dumps[span.from] else { return [] }
             var bySite: [SiteFinder.Site: (bytes: Int, objects: Int)] = [:]
             for (stack, counts) in later.since(earlier) {
                 let share = counts.of(span.quantity)
                 guard share.bytes != 0 || share.objects != 0 else { continue }
-                let site = sites.site(of: stack, in: later)
+                let site = siteOfStack[stack] ?? sites.site(of: stack, in: later)
+                siteOfStack[stack] = site
                 bySite[site, default: (0, 0)].bytes += share.bytes
                 bySite[site, default: (0, 0)].objects += share.objects
             }

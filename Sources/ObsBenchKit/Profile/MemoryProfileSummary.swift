@@ -91,7 +91,7 @@ public struct MemoryProfileSummary: Sendable {
     /// Whether `key`'s figure repeats between processes: a strategy that delivers synchronously
     /// (or an unknown one, held to the rule), or no strategy with an exact count.
     static func holds(_ key: RowKey, metadata: RunMetadata?) -> Bool {
-        if key.strategy == RowKey.noStrategy { return Metric.gate(of: key.metric).name == Metric.GateTreatment.count.name }
+        if key.strategy == RowKey.noStrategy { return Metric.gate(of: key.metric) == .count }
         return RunMetadata.descriptor(of: key.strategy, in: [metadata])?.capabilities.delivery != .asynchronous
     }
 
@@ -100,7 +100,7 @@ public struct MemoryProfileSummary: Sendable {
 
     /// One row as text: its figure, what its sites sum to, and its top sites.
     public static func text(_ row: Row, top: Int) -> String {
-        let isCount = row.key.metric.contains("allocations")
+        let isCount = MemoryProfileRow.countsAllocations(metric: row.key.metric)
         func value(_ number: Double) -> String { isCount ? NumberFormat.count(number) : NumberFormat.bytes(number) }
         var lines = [row.key.description]
         if let error = row.error { return (lines + ["  \(error)", ""]).joined(separator: "\n") }
