@@ -163,8 +163,8 @@ extension SummaryTable {
         }
         if atLargest.rows.contains(where: { $0.cells.contains { $0.contains(drawnMark) } }) {
             atLargest.footnotes.append(
-                "\(drawnMark) the mean over the records a synchronous strategy's point is drawn on in each layout: ⌈draws / S⌉ of them (80 at S=1, 8 at S=10, "
-                    + "1 from S=100); other counts are record 1's, the median of its pairs")
+                "\(drawnMark) the mean over the records a synchronous strategy's point is drawn on in each layout: the latency rows' 80, fewer where "
+                    + "S views each or a costly write would make a pass long (docs/suites.md); other counts are record 1's, the median of its pairs")
         }
         return [growth, atLargest]
     }

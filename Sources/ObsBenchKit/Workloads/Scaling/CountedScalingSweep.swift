@@ -7,10 +7,10 @@ import ObservationStrategies
 /// synchronous strategy's on several records in each layout (its draws), the mean over them; an
 /// asynchronous strategy's on record 1, the median of its repeated pairs. A draw on record r
 /// subscribes S views placed as the topology places them around r (``ScalingTopology/view(_:base:)``),
-/// counts writes to r, and unsubscribes them. So that a point's views number at least the latency
-/// rows' draws without subscribing 80 × 1,000 views per pass, a point is drawn on
-/// ⌈draws / S⌉ records (``drawnRecords(subscribers:draws:)``): 80 at S = 1, 8 at S = 10, 1 from
-/// S = 100 (whose write already meets 100 views' tables).
+/// counts writes to r, and unsubscribes them. What moves a count between processes is per record:
+/// whether the written record's tables collide, which depends on where they lie (tens of Ir a
+/// write), so a cheap write is drawn on as many records as the latency rows' (80), and a costly
+/// one, whose count those tens of Ir barely move, on fewer (``drawnRecords(subscribers:draws:estimatedWrite:)``).
 ///
 /// The sweep is S = 1, 10, 100 (`--quick`) or 1, 10, 100, 1,000, or up to `--subscribers`; after its
 /// first two points it stops before a point whose write the line through the last two would put
@@ -37,10 +37,7 @@ public enum CountedScalingSweep {
     /// a + b·S + c·S² with non-negative terms never falls as S grows, so a stopped sweep's class is
     /// a lower bound ("≥", ``GrowthFit/supportedLabel(slopeInterval:grows:stopped:variable:)``).
     public static func stopsBefore(_ next: Int, after points: [(subscribers: Int, instructions: Double)]) -> Double? {
-        guard points.count >= 2 else { return nil }
-        let (previous, last) = (points[points.count - 2], points[points.count - 1])
-        let perView = (last.instructions - previous.instructions) / Double(last.subscribers - previous.subscribers)
-        let estimate = last.instructions + max(0, perView) * Double(next - last.subscribers)
+        guard points.count >= 2, let estimate = estimatedWrite(at: next, after: points) else { return nil }
         return estimate >= costlyWriteInstructions ? estimate : nil
     }
 
@@ -52,10 +49,39 @@ public enum CountedScalingSweep {
     /// Whether a counted scaling row is an asynchronous strategy's (its note says so).
     public static func isAsynchronous(_ row: ResultRow) -> Bool { row.note.contains(asynchronousNote) }
 
+    /// The views a drawn point may subscribe in one pass over its records: 8,000 (80 records at
+    /// S = 100, 8 at S = 1,000).
+    public static let viewsPerPass = 8_000
+
+    /// The Ir of counted writes a drawn point spends per drawn operation over its records:
+    /// 80 × 20,000 (80 records of a 20 kIr write, 8 of a 200 kIr write, 1 from 1.6 M Ir).
+    public static let drawnWriteInstructions = 1_600_000.0
+
     /// The records a point at `subscribers` views is drawn on, of `draws` (the latency rows'):
-    /// ⌈draws / subscribers⌉, at least 1, at most `draws`.
-    public static func drawnRecords(subscribers: Int, draws: Int) -> Int {
-        max(1, min(draws, (draws + max(subscribers, 1) - 1) / max(subscribers, 1)))
+    /// all of them, but no more than keep the views subscribed in a pass within ``viewsPerPass``
+    /// and, when the write's cost at this S can be estimated (`estimatedWrite`, Ir), its counted
+    /// writes within ``drawnWriteInstructions``; at least 1.
+    ///
+    /// ```swift
+    /// // observable, quick: S = 1 → 80; scaling-unrelated (2.4 kIr) at S = 10 and 100 → 80;
+    /// // scaling-shared (135 kIr at S = 10) → 11, (1.4 M Ir at S = 100) → 1.
+    /// CountedScalingSweep.drawnRecords(subscribers: 10, draws: 80, estimatedWrite: 150_000)  // 10
+    /// ```
+    public static func drawnRecords(subscribers: Int, draws: Int, estimatedWrite: Double? = nil) -> Int {
+        var records = min(draws, viewsPerPass / max(subscribers, 1))
+        if let estimatedWrite, estimatedWrite > 0 { records = min(records, Int(drawnWriteInstructions / estimatedWrite)) }
+        return max(1, records)
+    }
+
+    /// What a write at `subscribers` views will cost, from the points counted so far (S, Ir per
+    /// write): the line through the last two, or with one point, that point's cost in proportion
+    /// to S (an upper bound of a + b·S with a ≥ 0); nil before the first.
+    public static func estimatedWrite(at subscribers: Int, after points: [(subscribers: Int, instructions: Double)]) -> Double? {
+        guard let last = points.last else { return nil }
+        guard points.count >= 2 else { return last.instructions * Double(subscribers) / Double(max(last.subscribers, 1)) }
+        let previous = points[points.count - 2]
+        let perView = (last.instructions - previous.instructions) / Double(last.subscribers - previous.subscribers)
+        return last.instructions + max(0, perView) * Double(subscribers - last.subscribers)
     }
 
     /// The S a counted sweep visits, before any stop.
@@ -124,7 +150,8 @@ public enum CountedScalingSweep {
             let counter = InstructionCounter(settings: context.instructionSettings)
             let measured: Counted
             if synchronous, draws > 1 {
-                measured = try await counter.count(drawing: drawing, records: Array(1...drawnRecords(subscribers: subscribers, draws: draws)), label: label)
+                let drawn = drawnRecords(subscribers: subscribers, draws: draws, estimatedWrite: estimatedWrite(at: subscribers, after: points))
+                measured = try await counter.count(drawing: drawing, records: Array(1...drawn), label: label)
             } else {
                 let draw = try await drawing(1)
                 measured = try await counter.count(draw.batch, emptyBatch: draw.emptyBatch, label: label, maximumDivisor: maximumLengthDivisor)
