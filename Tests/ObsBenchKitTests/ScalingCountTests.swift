@@ -30,7 +30,9 @@ struct ScalingCountTests {
         sizes.map { ($0, a + b * $0, a + b * $0, a + b * $0) }
     }
 
-    @Test("a cheap point is drawn on the latency rows' 80 records; fewer only past 8,000 views a pass or 1.6 M Ir of writes per drawn operation; the store holds every draw's views")
+    @Test(
+        "a cheap point is drawn on the latency rows' 80 records; fewer only past 8,000 views a pass or 1.6 M Ir of writes a drawn operation; the store holds every draw's views"
+    )
     func drawnRecords() {
         #expect([1, 10, 100, 1_000, 10_000].map { CountedScalingSweep.drawnRecords(subscribers: $0, draws: 80) } == [80, 80, 80, 8, 1])
         let estimates: [Double] = [2_400, 150_000, 1_430_000, 9e6]
