@@ -46,9 +46,17 @@ struct BadInputTests {
         (["list", "--format", "yaml"], "yaml"),
         (["export", "results/latest"], "Missing expected argument '--format"),
         (["export", "results/latest", "--format", "csv"], "csv"),
-        (["worker", "--suite", "hops", "--strategy", "plain", "--run-id", "r", "--rows-file", "a", "--samples-file", "b"], "suite hops measures no strategy"),
-        (["worker", "--suite", "latency", "--run-id", "r", "--rows-file", "a", "--samples-file", "b"], "--strategy is needed: suite latency measures strategies"),
+        (worker(WorkerJob(suite: "hops", strategy: "plain", runID: "r", quick: true)), "suite hops measures no strategy"),
+        (worker(WorkerJob(suite: "latency", strategy: nil, runID: "r", quick: true)), "a strategy is needed: suite latency measures strategies"),
+        (worker(WorkerJob(suite: "latency", strategy: "no-such", runID: "r", quick: true)), "no strategy no-such in this binary"),
+        (worker(WorkerJob(suite: "latency", strategy: "plain", runID: "r", quick: true, round: 3, rounds: 2)), "round 3 is not in 1...2"),
+        (worker(WorkerJob(suite: "latency", strategy: "plain", runID: "r", quick: true, measure: .instructions)), "instruction settings are given exactly"),
+        (["worker", "--job", "{\"suite\": 1}", "--rows-file", "a", "--samples-file", "b"], "the worker's job is not a job obsbench wrote"),
+        (["worker", "--suite", "latency", "--rows-file", "a", "--samples-file", "b"], "Missing expected argument '--job <job>'"),
     ]
+
+    /// The hidden worker command on `job`, as a plan starts it (the launcher adds the files).
+    static func worker(_ job: WorkerJob) -> [String] { WorkerJob.arguments(job) + ["--rows-file", "a", "--samples-file", "b"] }
 
     @Test("bad command lines exit 64 with a message naming the problem", arguments: usageCases.indices)
     func badCommandLine(index: Int) throws {

@@ -133,17 +133,28 @@ struct ListJSONTests {
 /// What a run plan starts: one worker per strategy for a strategy suite, one with none otherwise.
 @Suite("Run plan")
 struct RunPlanTests {
-    @Test("a suite that measures no strategy gets one worker, started without --strategy")
-    func workersPerSuite() {
+    @Test("a suite that measures no strategy gets one worker, whose job names none; a job is one JSON value that the worker decodes unchanged")
+    func workersPerSuite() throws {
         let strategies = Array(StrategyRegistry.all.prefix(3))
         let plan = RunPlan(suites: [.latency, .hops], strategies: strategies, quick: true, objects: nil, workerTimeoutSeconds: 60)
         #expect(plan.strategies(of: .latency).map { $0?.name } == strategies.map(\.name))
         #expect(plan.strategies(of: .hops).count == 1 && plan.strategies(of: .hops)[0] == nil)
-        let hops = plan.workerArguments(suite: .hops, strategy: nil, runID: "r")
-        #expect(!hops.contains("--strategy") && hops.starts(with: ["worker", "--suite", "hops", "--run-id", "r"]))
-        let latency = plan.workerArguments(suite: .latency, strategy: strategies[1], runID: "r", round: 2)
-        #expect(latency.starts(with: ["worker", "--suite", "latency", "--strategy", strategies[1].name, "--run-id", "r"]))
-        #expect(latency.contains("--round") && latency.contains("--quick"))
+        let hops = plan.workerJob(suite: .hops, strategy: nil, runID: "r")
+        #expect(hops == WorkerJob(suite: "hops", strategy: nil, runID: "r", quick: true, rounds: Suite.hops.defaultRounds))
+        let latency = plan.workerJob(suite: .latency, strategy: strategies[1], runID: "r", round: 2)
+        #expect(latency.strategy == strategies[1].name && latency.round == 2 && latency.rounds == 8 && latency.quick && latency.instructionSettings == nil)
+        // Counted: the plan's own instruction settings (its layouts, draws and cache simulation), and the layout as the round.
+        var counted = plan
+        counted.instructionSettings = .quick(cacheSimulation: true)
+        counted.instructionSettings.draws = 7
+        let job = counted.workerJob(suite: .latency, strategy: strategies[0], runID: "r", round: 3, measure: .instructions)
+        #expect(job.instructionSettings == counted.instructionSettings && job.rounds == InstructionSettings.defaultLayouts && job.round == 3)
+        // What the worker decodes is what the plan built, and names what it runs.
+        let decoded = try WorkerJob(json: job.json)
+        #expect(decoded == job)
+        let resolved = try decoded.resolve(strategies: strategies)
+        #expect(resolved.suite.name == "latency" && resolved.strategy?.name == strategies[0].name)
+        #expect(WorkerJob.arguments(job) == ["worker", "--job", job.json])
         // latency: 8 rounds × 3 strategies; hops: 1 worker.
         #expect(plan.workerCount == 8 * 3 + 1)
     }

@@ -92,20 +92,11 @@ public struct RunPlan: Sendable {
     /// Worker processes the plan starts in all (in a shard, those of the shard).
     public var workerCount: Int { selectedJobs.count }
 
-    /// The arguments of the hidden `worker` command for one round of one suite and strategy.
-    public func workerArguments(suite: Suite, strategy: StrategyEntry?, runID: String, round: Int = 1, measure: CostMeasure = .time) -> [String] {
-        var arguments = ["worker", "--suite", suite.name] + (strategy.map { ["--strategy", $0.name] } ?? []) + ["--run-id", runID]
-        if quick { arguments.append("--quick") }
-        if let objects { arguments += ["--objects", String(objects)] }
-        if let subscribers { arguments += ["--subscribers", String(subscribers)] }
-        let rounds = rounds(of: suite, measuring: measure)
-        if rounds > 1 { arguments += ["--round", String(round), "--rounds", String(rounds)] }
-        if measure == .instructions {
-            arguments += ["--measure", "instructions"]
-            if instructionSettings.cacheSimulation { arguments.append("--cache-sim") }
-            if instructionSettings.draws != InstructionSettings.defaultDraws { arguments += ["--draws", String(instructionSettings.draws)] }
-        }
-        return arguments
+    /// The job of one worker: one round of one suite against one strategy (or none), measured as asked.
+    public func workerJob(suite: Suite, strategy: StrategyEntry?, runID: String, round: Int = 1, measure: CostMeasure = .time) -> WorkerJob {
+        WorkerJob(
+            suite: suite.name, strategy: strategy?.name, runID: runID, quick: quick, objects: objects, subscribers: subscribers, round: round,
+            rounds: rounds(of: suite, measuring: measure), measure: measure, instructionSettings: measure == .instructions ? instructionSettings : nil)
     }
 }
 
@@ -254,7 +245,8 @@ public final class BenchmarkRun {
 
     /// Runs one worker; a crash, hang or unreadable output becomes an error row.
     private func runWorker(suite: Suite, strategy: StrategyEntry?, round: Int, measure: CostMeasure) async -> (WorkloadOutput, String?) {
-        let arguments = plan.workerArguments(suite: suite, strategy: strategy, runID: runID, round: round, measure: measure)
+        let job = plan.workerJob(suite: suite, strategy: strategy, runID: runID, round: round, measure: measure)
+        let arguments = WorkerJob.arguments(job)
         let outcome: WorkerLauncher.Outcome
         if measure == .instructions {
             outcome = await runUnderCallgrind(arguments: arguments, layout: round)
@@ -267,7 +259,7 @@ public final class BenchmarkRun {
         case .finished(var finished):
             let errors = finished.rows.filter(\.isError).map(\.note)
             if suite.runsOnJemalloc, measure == .time, round == 1, plan.heapProfiles, let jemallocEnvironment {
-                finished.memoryProfile = await heapProfile(suite: suite, arguments: arguments, jemalloc: jemallocEnvironment, rows: finished.rows)
+                finished.memoryProfile = await heapProfile(suite: suite, job: job, jemalloc: jemallocEnvironment, rows: finished.rows)
             }
             return (finished, errors.isEmpty ? nil : errors.joined(separator: "; "))
         case .failed(let message):
@@ -280,7 +272,7 @@ public final class BenchmarkRun {
     /// worker's) it measured too; an error row for each of them when that cannot be done (no `nm`,
     /// a crash, unreadable dumps). Larger stores are not profiled: with every allocation's stack
     /// recorded, `grdb-queue`'s worker took 102 s at 1,000 and 10,000 records, 16 s at 1,000.
-    private func heapProfile(suite: Suite, arguments: [String], jemalloc: [String: String], rows: [ResultRow]) async -> [MemoryProfileRow] {
+    private func heapProfile(suite: Suite, job: WorkerJob, jemalloc: [String: String], rows: [ResultRow]) async -> [MemoryProfileRow] {
         let measured = rows.filter { !$0.isError && $0.statistics != nil }
         func failed(_ keys: [RowKey], _ message: String) -> [MemoryProfileRow] { keys.map { MemoryProfileRow.error(key: $0, message: message) } }
         let smallest = plan.objects ?? (plan.quick ? suite.quickObjectSweep : suite.objectSweep).min()
@@ -293,8 +285,10 @@ public final class BenchmarkRun {
             return failed(atSmallest, "no heap profile: cannot create a scratch folder: \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: folder) }
+        var profiling = job
+        profiling.objects = smallest ?? suite.defaultObjects
         let outcome = await launcher.run(
-            executable: workerExecutable, arguments: arguments + (plan.objects == nil ? ["--objects", String(smallest ?? suite.defaultObjects)] : []),
+            executable: workerExecutable, arguments: WorkerJob.arguments(profiling),
             timeoutSeconds: plan.workerTimeoutSeconds, environment: HeapProfiles.workerEnvironment(jemalloc: jemalloc, folder: folder.path))
         guard case .finished(let profiled) = outcome else {
             if case .failed(let message) = outcome { return failed(atSmallest, "no heap profile: the heap-profiling worker failed: \(message)") }
