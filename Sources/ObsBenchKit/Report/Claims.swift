@@ -144,11 +144,9 @@ public struct RowSelector: Codable, Sendable, CustomStringConvertible {
 
     /// The matching row with a value, or why there is none.
     func select(from rows: [ResultRow]) -> Result<ResultRow, ClaimsError> {
-        let matching = rows.filter { row in
-            row.suite == suite && row.workload == workload && row.strategy == strategy && row.metric == metric
-                && executor.map { $0 == row.executor } ?? true && objects.map { $0 == row.objects } ?? true
-                && subscribers.map { $0 == row.subscribers } ?? true && concurrency.map { $0 == row.concurrency } ?? true
-        }
+        var query = RowQuery(suite: suite, workload: workload, strategy: strategy, executor: executor, objects: objects, subscribers: subscribers, concurrency: concurrency)
+        query.metric = metric
+        let matching = rows.matching(query)
         let chosen: ResultRow?
         switch largest {
         case "objects": chosen = matching.max { $0.objects < $1.objects }

@@ -194,7 +194,9 @@ public struct ProfileGuide: Sendable {
 
         /// Rows of `need` for `strategy` that have a value.
         func measured(_ need: Need, _ strategy: String) -> [ResultRow] {
-            rows.filter { $0.suite == need.suite && $0.workload == need.workload && $0.metric == need.metric && $0.strategy == strategy && !$0.isError && $0.value != nil }
+            var query = RowQuery(suite: need.suite, workload: need.workload, strategy: strategy, valued: true)
+            query.metric = need.metric
+            return rows.matching(query)
         }
 
         /// The value of `need` for `strategy`, at a sweep point where given (else its first row).

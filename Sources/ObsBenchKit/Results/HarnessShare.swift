@@ -95,7 +95,7 @@ public struct HarnessShare: Sendable, Equatable {
     /// Every share the rows allow: each strategy other than `plain` with concrete rows, each operation, each measure.
     public static func all(in rows: [ResultRow], suite: String = "latency") -> [HarnessShare] {
         func row(_ measure: CostMeasure, _ strategy: String, _ workload: String) -> ResultRow? {
-            rows.first { $0.suite == suite && $0.metric == measure.metric.name && $0.strategy == strategy && $0.workload == workload && $0.value != nil }
+            rows.first(RowQuery(suite: suite, workload: workload, strategy: strategy, metric: measure.metric, valued: true))
         }
         /// The difference of two rows' values and its interval, crossed.
         func difference(_ row: ResultRow, _ floor: ResultRow) -> (Double, ClosedRange<Double>) {

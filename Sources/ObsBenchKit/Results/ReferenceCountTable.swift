@@ -8,7 +8,7 @@ extension SummaryTable {
         var workloads: [String] = []
         for row in counted where !workloads.contains(row.workload) { workloads.append(row.workload) }
         func value(_ metric: Metric, _ strategy: String, _ workload: String) -> Double? {
-            counted.first { $0.metric == metric.name && $0.strategy == strategy && $0.workload == workload }?.value
+            counted.first(RowQuery(workload: workload, strategy: strategy, metric: metric))?.value
         }
         let layouts = counted.map(\.rounds).max() ?? 1
         var table = SummaryTable(

@@ -21,7 +21,7 @@ extension SummaryTable {
             let failed = allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError }
             let cells = suite.workloads.map { workload -> String in
                 func value(_ metric: Metric) -> Double? {
-                    measured.first { $0.strategy == strategy && $0.workload == workload.name && $0.metric == metric.name }?.statistics?.median
+                    measured.first(RowQuery(workload: workload.name, strategy: strategy, metric: metric))?.statistics?.median
                 }
                 let metric = (workload as? InvariantWorkload)?.tornPer1000Metric ?? .tornPer1000Transactions
                 guard let torn = value(metric) else { return failed ? "error" : "—" }

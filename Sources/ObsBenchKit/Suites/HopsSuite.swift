@@ -27,10 +27,7 @@ extension SummaryTable {
         rowLabel = "isolation"
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
         func row(_ measure: CostMeasure, _ workload: String, _ executor: String?, _ callers: Int) -> ResultRow? {
-            allRows.first {
-                $0.suite == suite.name && $0.metric == measure.metric.name && $0.workload == workload
-                    && (executor == nil || $0.executor == executor) && $0.concurrency == callers
-            }
+            allRows.first(RowQuery(suite: suite.name, workload: workload, executor: executor, metric: measure.metric, concurrency: callers))
         }
         let floor = RoundTripHopWorkload(kind: .defaultActor)
         func cell(_ workload: String, _ executor: String?, _ callers: Int) -> String {

@@ -39,7 +39,7 @@ extension SummaryTable {
         let isScan = { (workload: String) in workload.hasPrefix("scan") }
         let isConcrete = { (workload: String) in workload.hasSuffix("-concrete") && !isScan(workload) }
         func row(_ measure: CostMeasure, _ strategy: String, _ workload: String, objects: Int? = nil) -> ResultRow? {
-            measured.first { $0.metric == measure.metric.name && $0.strategy == strategy && $0.workload == workload && (objects == nil || $0.objects == objects) }
+            measured.first(RowQuery(workload: workload, strategy: strategy, metric: measure.metric, objects: objects))
         }
         func failed(_ strategy: String) -> Bool {
             allRows.contains { $0.suite == suite.name && $0.strategy == strategy && $0.isError && $0.workload == RowKey.allWorkloads }

@@ -72,7 +72,7 @@ extension SummaryTable {
             footnotes.append("left after tear-down: the most any store size of the sweep left, each against its own start (gated as an exact count)")
         }
         let footprint = IsolationFootprintWorkload.Kind.allCases.compactMap { kind -> String? in
-            allRows.first { $0.suite == suite.name && $0.executor == kind.rawValue && $0.metric == kind.bytesMetric.name }?
+            allRows.first(RowQuery(suite: suite.name, executor: kind.rawValue, metric: kind.bytesMetric))?
                 .statistics.map { "\(kind.rawValue) \(NumberFormat.bytes($0.median))" }
         }
         if !footprint.isEmpty {

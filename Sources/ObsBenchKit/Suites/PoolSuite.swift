@@ -24,8 +24,7 @@ extension SummaryTable {
         unit = "median latency of one probe, timed by the main actor, while K CPU-bound tasks run"
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
         func median(_ workload: String, _ executor: String, _ concurrency: Int?, _ metric: Metric = .latency) -> Double? {
-            measured.first { $0.workload == workload && $0.executor == executor && (concurrency == nil || $0.concurrency == concurrency) && $0.metric == metric.name }?.statistics?
-                .median
+            measured.first(RowQuery(workload: workload, executor: executor, metric: metric, concurrency: concurrency))?.statistics?.median
         }
         rows = ComputePlacement.allCases.flatMap { placement in
             PoolSaturationWorkload.Probe.allCases.map { probe in

@@ -26,11 +26,11 @@ extension SummaryTable {
         let largest = measured.filter { $0.metric == Metric.latency.name }.map(\.subscribers).max()
         let columns = suite.workloads.map(\.name)
         func value(_ strategy: String, _ workload: String, _ metric: Metric, subscribers: Int? = nil) -> Double? {
-            measured.first { $0.strategy == strategy && $0.workload == workload && $0.metric == metric.name && (subscribers == nil || $0.subscribers == subscribers) }?.value
+            measured.first(RowQuery(workload: workload, strategy: strategy, metric: metric, subscribers: subscribers))?.value
         }
         /// The sweep's latency points, by S, each with its 95% interval.
         func points(_ strategy: String, _ workload: String) -> [GrowthFit.IntervalPoint] {
-            measured.filter { $0.strategy == strategy && $0.workload == workload && $0.metric == Metric.latency.name && $0.value != nil }
+            measured.matching(RowQuery(workload: workload, strategy: strategy, metric: .latency, valued: true))
                 .sorted { $0.subscribers < $1.subscribers }
                 .map { row in
                     let interval = FloorComparison.interval(of: row)

@@ -26,7 +26,7 @@ extension SummaryTable {
         columns = ["write → view", "read (main)", "read (background)", "switches/write", "B/store", "lost (100 writers)", "wall/write (100 writers)"]
         let failed = allRows.contains { $0.suite == suite.name && $0.isError }
         func value(_ suiteName: String, _ workload: String, _ executor: String, _ metric: Metric) -> Double? {
-            allRows.first { $0.suite == suiteName && $0.workload == workload && $0.executor == executor && $0.metric == metric.name }?.statistics?.median
+            allRows.first(RowQuery(suite: suiteName, workload: workload, executor: executor, metric: metric))?.statistics?.median
         }
         rows = StoreKind.allCases.map { kind in
             let store = kind.rawValue
