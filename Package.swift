@@ -17,7 +17,9 @@ let package = Package(
     name: "obsbench",
     platforms: [.macOS(.v15)],
     products: [
+        // `obsbench` is a launcher that builds and runs `obsbench-tool` (every command) in release.
         .executable(name: "obsbench", targets: ["obsbench"]),
+        .executable(name: "obsbench-tool", targets: ["obsbench-tool"]),
         .library(name: "ObservationStrategies", targets: ["ObservationStrategies"]),
         .library(name: "ObsBenchKit", targets: ["ObsBenchKit"]),
         // The whole command-line tool as a library: `ObsBench.main(strategies:)` in a package of
@@ -70,7 +72,8 @@ let package = Package(
             ]
         ),
         .target(name: "ObsBenchConformance", dependencies: ["ObservationStrategies"]),
-        .executableTarget(name: "obsbench", dependencies: ["ObsBenchCLI", "ObservationStrategies"]),
+        .executableTarget(name: "obsbench"),
+        .executableTarget(name: "obsbench-tool", dependencies: ["ObsBenchCLI", "ObservationStrategies"], path: "Sources/ObsBenchTool"),
         .testTarget(name: "ObservationStrategiesTests", dependencies: ["ObservationStrategies", "ObsBenchConformance"]),
         .testTarget(name: "ObsBenchKitTests", dependencies: ["ObsBenchKit", "ObsBenchCLI"]),
     ],

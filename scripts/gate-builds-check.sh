@@ -53,8 +53,8 @@ build() { # name change canary
         cd "$tree"
         git reset -q --hard HEAD
         change "$2"
-        OBSBENCH_BUILD_CANARY="$3" swift build -c release --product obsbench --scratch-path "$out/.build" > "$out/build-$1.txt" 2>&1
-        cp "$out/.build/release/obsbench" "$out/bin/$1"
+        OBSBENCH_BUILD_CANARY="$3" swift build -c release --product obsbench-tool --scratch-path "$out/.build" > "$out/build-$1.txt" 2>&1
+        cp "$out/.build/release/obsbench-tool" "$out/bin/$1"  # the tool itself: a copied launcher has no tool beside it
         git reset -q --hard HEAD
     )
     echo "built $1 (change $2${3:+, canary $3})"
@@ -74,8 +74,8 @@ done
 fi
 
 # The judge: this tree's own gate (the builds above only count).
-(cd "$root" && swift build -c release --product obsbench > /dev/null)
-judge="$(cd "$root" && swift build -c release --show-bin-path)/obsbench"
+(cd "$root" && swift build -c release --product obsbench-tool > /dev/null)
+judge="$(cd "$root" && swift build -c release --show-bin-path)/obsbench-tool"
 folder() { # name: its run folder in RUNS
     if [ -e "$runs/$1/latest/results.csv" ]; then echo "$runs/$1/latest"; else echo "$runs/$1"; fi
 }

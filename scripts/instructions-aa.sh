@@ -7,10 +7,10 @@ set -euo pipefail
 n="${1:-10}"
 out="${2:-/tmp/obsbench-instructions-aa}"
 cd "$(dirname "$0")/.."
-swift build -c release --product obsbench > /dev/null
+swift build -c release --product obsbench-tool > /dev/null
 mkdir -p "$out"
 bin="$out/obsbench"
-cp "$(swift build -c release --show-bin-path)/obsbench" "$bin"
+cp "$(swift build -c release --show-bin-path)/obsbench-tool" "$bin"  # the tool itself: a copied launcher has no tool beside it
 for ((i = 1; i <= n; i += 2)); do
     for j in "$i" "$((i + 1))"; do
         "$bin" --suite latency --suite hops --measure instructions --quick --output "$out/run-$j" > "$out/run-$j.txt" 2>&1 &

@@ -9,10 +9,10 @@ set -euo pipefail
 n="${1:-10}"; strategy="${2:-observable}"; percent="${3:-1}"
 out="${4:-/tmp/obsbench-instructions-canary-$strategy-$percent}"
 cd "$(dirname "$0")/.."
-swift build -c release --product obsbench > /dev/null
+swift build -c release --product obsbench-tool > /dev/null
 mkdir -p "$out"
 bin="$out/obsbench"
-cp "$(swift build -c release --show-bin-path)/obsbench" "$bin"
+cp "$(swift build -c release --show-bin-path)/obsbench-tool" "$bin"  # the tool itself: a copied launcher has no tool beside it
 run() { "$bin" --suite latency --strategy plain --strategy "$strategy" --measure instructions --quick --output "$out/$1" > "$out/$1.txt" 2>&1; }
 run clean
 for ((i = 1; i <= n; i += 2)); do

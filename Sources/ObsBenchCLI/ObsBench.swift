@@ -89,7 +89,7 @@ enum Registered {
 /// The root command: parses into one of the subcommands.
 struct ObsBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: ReleaseRedirect.productName,
+        commandName: Console.commandName,
         abstract:
             "Measure what observation strategies cost: latency, memory, subscriber scaling, consistency, actor hops, store isolation, the cooperative pool; gate CI on regressions.",
         discussion: """

@@ -18,16 +18,16 @@ struct InstructionCountTests {
         valgrindFound && Callgrind.isCompiledIn && !ThreadSanitizerHooks.isActive
         && Command.run(["setarch", "-R", "/bin/true"]) != nil
 
-    /// The `obsbench` executable built beside this test bundle.
+    /// The `obsbench-tool` executable (every command; `obsbench` is its launcher) built beside this test bundle.
     static var obsbench: String {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("obsbench").path
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("obsbench-tool").path
     }
 
-    /// The release `obsbench` of this package, when one has been built (`swift build -c release`;
+    /// The release `obsbench-tool` of this package, when one has been built (`swift build -c release`;
     /// `.ci/run` builds it before the tests): what obsbench's figures come from.
     static var releaseObsbench: String? {
         let binaries = URL(fileURLWithPath: obsbench).deletingLastPathComponent().deletingLastPathComponent()
-        let release = binaries.appendingPathComponent("release").appendingPathComponent("obsbench").path
+        let release = binaries.appendingPathComponent("release").appendingPathComponent("obsbench-tool").path
         return FileManager.default.isExecutableFile(atPath: release) ? release : nil
     }
 

@@ -12,10 +12,16 @@ import Foundation
 /// Console.error("cannot read results.csv")  // "obsbench: cannot read results.csv" on stderr
 /// ```
 public enum Console {
-    /// The executable's name: `obsbench`, or the product of a package that brings its own
+    /// The executable's name: `obsbench-tool`, or the product of a package that brings its own
     /// strategies and calls `ObsBench.main`.
     public static var productName: String {
         URL(fileURLWithPath: executablePath).lastPathComponent
+    }
+
+    /// What the person typed to run this: `obsbench` when its launcher started this binary
+    /// (`OBSBENCH_COMMAND_NAME`, Sources/obsbench), else ``productName``. Help and messages use it.
+    public static var commandName: String {
+        ProcessInfo.processInfo.environment["OBSBENCH_COMMAND_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? productName
     }
 
     /// This process's executable: what `/proc/self/exe` points to, else how it was called.
@@ -28,9 +34,9 @@ public enum Console {
         Swift.print(text, terminator: "")
     }
 
-    /// A message on standard error, prefixed with the product's name: "obsbench: message".
+    /// A message on standard error, prefixed with the command's name: "obsbench: message".
     public static func error(_ message: String) {
-        standardError(productName + ": " + message + "\n")
+        standardError(commandName + ": " + message + "\n")
     }
 
     /// Text on standard error as given (progress lines, indented continuations), after standard
