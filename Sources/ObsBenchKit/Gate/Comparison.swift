@@ -29,7 +29,10 @@ public enum Verdict: String, Sendable, Comparable {
 
 /// One metric compared between a baseline run and the current one.
 public struct MetricComparison: Sendable {
-    public var key: String
+    /// The compared row's key.
+    public var rowKey: RowKey
+    /// The row as the report names it (``RowKey/description``).
+    public var key: String { rowKey.description }
     public var unit: String
     public var baseline: Double?
     public var current: Double?
@@ -42,10 +45,12 @@ public struct MetricComparison: Sendable {
     public var verdict: Verdict
     /// Why: the threshold, tolerance or p-value that decided.
     public var reason: String
-    /// The compared row's key, where both runs have the row.
-    public var rowKey: RowKey?
     /// An instruction count judged on the single-layout tolerance: a side had no spread to judge by.
     var judgedOnOneLayout = false
+
+    /// Whether both runs have the row with a value, so it was compared (not missing, added, or
+    /// without a value in the current run).
+    public var inBothRuns: Bool { baseline != nil && current != nil }
 }
 
 /// Compares every metric two runs share, under a `GatePolicy`, and decides the gate's outcome.
@@ -83,7 +88,7 @@ public struct RunComparison: Sendable {
         self.policy = policy
         let base = Self.index(baseline, policy: policy)
         let now = Self.index(current, policy: policy)
-        func layouts(_ index: [String: Measured]) -> Int? {
+        func layouts(_ index: [RowKey: Measured]) -> Int? {
             index.values.filter { $0.row.metric == Metric.instructions.name }.map { $0.sharedSamples ? 1 : max($0.roundMedians.count, 1) }.max()
         }
         if let old = layouts(base), let new = layouts(now) { layoutsPerRow = (old, new) }
@@ -105,12 +110,13 @@ public struct RunComparison: Sendable {
                     // Reported, never judged, and some have no value when an input came out at
                     // zero (a throughput, a growth fit): a crash shows in the gated rows.
                     comparisons.append(
-                        MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .informational, reason: "no value in the current run; not gated")
+                        MetricComparison(
+                            rowKey: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .informational, reason: "no value in the current run; not gated")
                     )
                     continue
                 }
                 let reason = unmeasuredNow.contains(key) ? "in the current run without a value (see its note)" : "not in the current run"
-                comparisons.append(MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: reason))
+                comparisons.append(MetricComparison(rowKey: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: reason))
                 continue
             }
             let (comparison, test) = Self.compare(key: key, old, new, policy: policy, asynchronous: asynchronous.contains(old.row.strategy))
@@ -147,7 +153,7 @@ public struct RunComparison: Sendable {
             }
         }
         for (key, new) in now where base[key] == nil {
-            comparisons.append(MetricComparison(key: key, unit: new.row.unit, baseline: nil, current: new.value, verdict: .added, reason: "not in the baseline"))
+            comparisons.append(MetricComparison(rowKey: key, unit: new.row.unit, baseline: nil, current: new.value, verdict: .added, reason: "not in the baseline"))
         }
         self.comparisons = comparisons.sorted { ($0.verdict, $0.key) < ($1.verdict, $1.key) }
         let absent = [("the baseline", baseline), ("the current run", current)].filter { !$0.1.absentFiles.isEmpty }
@@ -176,12 +182,8 @@ public struct RunComparison: Sendable {
     }
 
     /// Keys of rows present without a value (not measurable, or not measured this time).
-    static func unmeasured(_ run: RunResults) -> Set<String> {
-        Set(run.rows.filter { !$0.isError && $0.statistics == nil }.map(key))
-    }
-
-    static func key(_ row: ResultRow) -> String {
-        RowKey(row).description
+    static func unmeasured(_ run: RunResults) -> Set<RowKey> {
+        Set(run.rows.filter { !$0.isError && $0.statistics == nil }.map(RowKey.init))
     }
 
     /// What ties samples to their row: `samples.csv` has these columns of a row, and no others.
@@ -198,7 +200,7 @@ public struct RunComparison: Sendable {
     }
 
     /// Rows with a value, keyed by what they measured; timings normalised to `plain` if asked.
-    static func index(_ run: RunResults, policy: GatePolicy) -> [String: Measured] {
+    static func index(_ run: RunResults, policy: GatePolicy) -> [RowKey: Measured] {
         var rounds: [String: [Int: [Double]]] = [:]
         for sample in run.samples {
             let key = sampleKey(suite: sample.suite, workload: sample.workload, strategy: sample.strategy, metric: sample.metric, subscribers: sample.subscribers)
@@ -214,7 +216,7 @@ public struct RunComparison: Sendable {
         for row in run.rows where !row.isError && row.statistics != nil {
             rowsPerSampleKey[sampleKey(row), default: 0] += 1
         }
-        var index: [String: Measured] = [:]
+        var index: [RowKey: Measured] = [:]
         for row in run.rows where !row.isError {
             guard var value = row.value else { continue }
             let rowSamples = rounds[sampleKey(row)] ?? [:]
@@ -229,7 +231,7 @@ public struct RunComparison: Sendable {
                 value /= floor
                 roundMedians = roundMedians.map { $0 / floor }
             }
-            index[key(row)] = Measured(
+            index[RowKey(row)] = Measured(
                 row: row, value: value, roundMedians: roundMedians, roundNumbers: ordered.map(\.0),
                 sharedSamples: !rowSamples.isEmpty && (rowsPerSampleKey[sampleKey(row)] ?? 0) > 1)
         }
@@ -245,10 +247,10 @@ public struct RunComparison: Sendable {
         var rounds = (0, 0)
     }
 
-    static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy, asynchronous: Bool) -> (MetricComparison, TimingTest) {
+    static func compare(key: RowKey, _ old: Measured, _ new: Measured, policy: GatePolicy, asynchronous: Bool) -> (MetricComparison, TimingTest) {
         var result = MetricComparison(
-            key: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
-            baseline: old.value, current: new.value, verdict: .unchanged, reason: "", rowKey: RowKey(new.row))
+            rowKey: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
+            baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
         var test = TimingTest()
         switch GatePolicy.metricClass(old.row.metric) {
         case .informational(let why):
