@@ -176,12 +176,7 @@ struct GateLayoutTests {
         let row = ResultRow(
             runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
             metric: Metric.instructions.name, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
-        // A strategy-less row's samples carry its callers (concurrency 1) in `subscribers`, as hops' do.
-        let samples = layouts.enumerated().map {
-            SampleRow(
-                runID: "r", suite: "s", workload: workload, strategy: strategy, metric: Metric.instructions.name, unit: Metric.instructions.unit, index: 0, value: $1,
-                round: $0 + 1, subscribers: strategy == RowKey.noStrategy ? 1 : 0)
-        }
+        let samples = layouts.enumerated().map { SampleRow(runID: "r", key: RowKey(row), index: 0, value: $1, round: $0 + 1) }
         return (row, samples)
     }
 

@@ -21,9 +21,7 @@ struct GateTests {
         let row = ResultRow(
             runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
             metric: "latency", unit: "ns/op", statistics: Statistics(samples))
-        let sampleRows = samples.enumerated().map {
-            SampleRow(runID: "r", suite: "s", workload: workload, strategy: strategy, metric: "latency", unit: "ns/op", index: $0, value: $1, round: 1 + $0 % rounds)
-        }
+        let sampleRows = samples.enumerated().map { SampleRow(runID: "r", key: RowKey(row), index: $0, value: $1, round: 1 + $0 % rounds) }
         return (row, sampleRows)
     }
 

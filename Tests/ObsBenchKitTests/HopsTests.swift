@@ -75,7 +75,9 @@ struct HopsTests {
                 ])
             #expect(rows.allSatisfy { $0.executor == "mutex" && $0.strategy == "-" })
         }
-        #expect(Set(output.samples.map(\.subscribers)) == Set(RoundTripHopWorkload.concurrencies), "samples carry their caller count")
+        #expect(Set(output.samples.map(\.concurrency)) == Set(RoundTripHopWorkload.concurrencies), "samples carry their caller count")
+        let rowKeys = Set(output.rows.map(RowKey.init))
+        #expect(output.samples.allSatisfy { $0.rowKey.map(rowKeys.contains) == true }, "every sample carries its row's full key")
     }
 }
 

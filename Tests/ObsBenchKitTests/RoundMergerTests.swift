@@ -10,10 +10,8 @@ struct RoundMergerTests {
             statistics: value.map { Statistics(exact: $0) }, note: note)
     }
 
-    static func samples(_ values: [Double], round: Int) -> [SampleRow] {
-        values.enumerated().map { index, value in
-            SampleRow(runID: "r", suite: "latency", workload: "read", strategy: "plain", metric: "latency", unit: "ns/op", index: index, value: value, round: round)
-        }
+    static func samples(_ values: [Double], round: Int, of row: ResultRow = RoundMergerTests.row("read", metric: "latency", value: nil)) -> [SampleRow] {
+        values.enumerated().map { SampleRow(runID: "r", key: RowKey(row), index: $0.offset, value: $0.element, round: round) }
     }
 
     @Test("a sampled row is recomputed from every round's samples pooled")
@@ -84,5 +82,37 @@ struct RoundMergerTests {
         #expect(merged[1].isError && merged[1].note == "round 2/2: worker crashed")
         let single = [Self.row("read", metric: "latency", value: 1)]
         #expect(RoundMerger.merge(rounds: [single], samples: []) == single)
+    }
+
+    @Test("rows that differ only in concurrency pool their own samples; samples without the full key pool only where one row matches")
+    func samplesFollowTheirRowsKey() {
+        func hop(_ callers: Int, _ value: Double) -> ResultRow {
+            var row = Self.row("round-trip", metric: "latency", value: value)
+            row.strategy = RowKey.noStrategy
+            row.executor = "actor"
+            row.concurrency = callers
+            return row
+        }
+        let rounds = [[hop(1, 2), hop(4, 20)], [hop(1, 2), hop(4, 20)]]
+        let samples =
+            Self.samples([1, 2], round: 1, of: hop(1, 0)) + Self.samples([3, 4], round: 2, of: hop(1, 0))
+            + Self.samples([10, 20], round: 1, of: hop(4, 0)) + Self.samples([30, 40], round: 2, of: hop(4, 0))
+        let merged = RoundMerger.merge(rounds: rounds, samples: samples)
+        #expect(merged.map(\.statistics) == [Statistics([1, 2, 3, 4]), Statistics([10, 20, 30, 40])])
+
+        // A file without the full key: hops' samples carried their callers in `subscribers`, so
+        // these two rows are told apart; two isolation kinds at one caller count are not, and
+        // each is summarised over its rounds' values instead.
+        func partial(_ sample: SampleRow) -> SampleRow {
+            var sample = sample
+            sample.subscribers = sample.concurrency ?? 0
+            sample.rowKey = nil
+            return sample
+        }
+        #expect(RoundMerger.merge(rounds: rounds, samples: samples.map(partial)).map(\.statistics) == [Statistics([1, 2, 3, 4]), Statistics([10, 20, 30, 40])])
+        var other = hop(1, 200)
+        other.executor = "mutex"
+        let twoKinds = RoundMerger.merge(rounds: [[hop(1, 2), other], [hop(1, 4), other]], samples: samples.map(partial))
+        #expect(twoKinds.map(\.statistics) == [Statistics([2, 4]), Statistics([200, 200])])
     }
 }

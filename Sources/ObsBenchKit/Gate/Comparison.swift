@@ -29,7 +29,10 @@ public enum Verdict: String, Sendable, Comparable {
 
 /// One metric compared between a baseline run and the current one.
 public struct MetricComparison: Sendable {
-    public var key: String
+    /// The compared row's key.
+    public var rowKey: RowKey
+    /// The row as the report names it (``RowKey/description``).
+    public var key: String { rowKey.description }
     public var unit: String
     public var baseline: Double?
     public var current: Double?
@@ -42,10 +45,12 @@ public struct MetricComparison: Sendable {
     public var verdict: Verdict
     /// Why: the threshold, tolerance or p-value that decided.
     public var reason: String
-    /// The compared row's key, where both runs have the row.
-    public var rowKey: RowKey?
     /// An instruction count judged on the single-layout tolerance: a side had no spread to judge by.
     var judgedOnOneLayout = false
+
+    /// Whether both runs have the row with a value, so it was compared (not missing, added, or
+    /// without a value in the current run).
+    public var inBothRuns: Bool { baseline != nil && current != nil }
 }
 
 /// Compares every metric two runs share, under a `GatePolicy`, and decides the gate's outcome.
@@ -83,8 +88,8 @@ public struct RunComparison: Sendable {
         self.policy = policy
         let base = Self.index(baseline, policy: policy)
         let now = Self.index(current, policy: policy)
-        func layouts(_ index: [String: Measured]) -> Int? {
-            index.values.filter { $0.row.metric == Metric.instructions.name }.map { $0.sharedSamples ? 1 : max($0.roundMedians.count, 1) }.max()
+        func layouts(_ index: [RowKey: Measured]) -> Int? {
+            index.values.filter { $0.row.metric == Metric.instructions.name }.map { max($0.roundMedians.count, 1) }.max()
         }
         if let old = layouts(base), let new = layouts(now) { layoutsPerRow = (old, new) }
         let unmeasuredNow = Self.unmeasured(current)
@@ -105,12 +110,13 @@ public struct RunComparison: Sendable {
                     // Reported, never judged, and some have no value when an input came out at
                     // zero (a throughput, a growth fit): a crash shows in the gated rows.
                     comparisons.append(
-                        MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .informational, reason: "no value in the current run; not gated")
+                        MetricComparison(
+                            rowKey: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .informational, reason: "no value in the current run; not gated")
                     )
                     continue
                 }
                 let reason = unmeasuredNow.contains(key) ? "in the current run without a value (see its note)" : "not in the current run"
-                comparisons.append(MetricComparison(key: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: reason))
+                comparisons.append(MetricComparison(rowKey: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: reason))
                 continue
             }
             let (comparison, test) = Self.compare(key: key, old, new, policy: policy, asynchronous: asynchronous.contains(old.row.strategy))
@@ -147,7 +153,7 @@ public struct RunComparison: Sendable {
             }
         }
         for (key, new) in now where base[key] == nil {
-            comparisons.append(MetricComparison(key: key, unit: new.row.unit, baseline: nil, current: new.value, verdict: .added, reason: "not in the baseline"))
+            comparisons.append(MetricComparison(rowKey: key, unit: new.row.unit, baseline: nil, current: new.value, verdict: .added, reason: "not in the baseline"))
         }
         self.comparisons = comparisons.sorted { ($0.verdict, $0.key) < ($1.verdict, $1.key) }
         let absent = [("the baseline", baseline), ("the current run", current)].filter { !$0.1.absentFiles.isEmpty }
@@ -166,72 +172,52 @@ public struct RunComparison: Sendable {
         var row: ResultRow
         var value: Double
         /// The median of each round's samples: one value per worker process (for an instruction
-        /// count, one per memory layout).
+        /// count, one per memory layout). Empty where the run has no samples of the row, or has
+        /// some that cannot be told to be the row's (``samplesUnattributable``).
         var roundMedians: [Double] = []
         /// The round (layout) number of each of `roundMedians`, for messages.
         var roundNumbers: [Int] = []
-        /// Whether another row of the run matches the same samples (hops rows that differ only in
-        /// concurrency): its samples cannot be attributed, so it is not judged.
-        var sharedSamples = false
+        /// Whether the run's `samples.csv` predates samples' full key and its samples that match
+        /// this row match others too (``SampleAttribution/unattributable``): the row was given none
+        /// of them when they were indexed, and a verdict's reason says why.
+        var samplesUnattributable = false
     }
 
     /// Keys of rows present without a value (not measurable, or not measured this time).
-    static func unmeasured(_ run: RunResults) -> Set<String> {
-        Set(run.rows.filter { !$0.isError && $0.statistics == nil }.map(key))
+    static func unmeasured(_ run: RunResults) -> Set<RowKey> {
+        Set(run.rows.filter { !$0.isError && $0.statistics == nil }.map(RowKey.init))
     }
 
-    static func key(_ row: ResultRow) -> String {
-        RowKey(row).description
-    }
-
-    /// What ties samples to their row: `samples.csv` has these columns of a row, and no others.
-    static func sampleKey(suite: String, workload: String, strategy: String, metric: String, subscribers: Int) -> String {
-        "\(suite)/\(workload)/\(strategy)/\(metric) S=\(subscribers)"
-    }
-
-    /// A strategy-less row's samples (hops, store isolation, the pool) carry its callers in
-    /// `subscribers` (`WorkloadOutput.labelAsHop`), which tells one caller count's from another's.
-    static func sampleKey(_ row: ResultRow) -> String {
-        sampleKey(
-            suite: row.suite, workload: row.workload, strategy: row.strategy, metric: row.metric,
-            subscribers: row.strategy == RowKey.noStrategy ? row.concurrency : row.subscribers)
-    }
-
-    /// Rows with a value, keyed by what they measured; timings normalised to `plain` if asked.
-    static func index(_ run: RunResults, policy: GatePolicy) -> [String: Measured] {
-        var rounds: [String: [Int: [Double]]] = [:]
-        for sample in run.samples {
-            let key = sampleKey(suite: sample.suite, workload: sample.workload, strategy: sample.strategy, metric: sample.metric, subscribers: sample.subscribers)
-            rounds[key, default: [:]][sample.round, default: []].append(sample.value)
-        }
+    /// Rows with a value, keyed by what they measured, with the samples that are theirs
+    /// (``SampleAttribution``); timings normalised to `plain` if asked.
+    static func index(_ run: RunResults, policy: GatePolicy) -> [RowKey: Measured] {
         var floors: [String: Double] = [:]
         if policy.normalizeToPlain {
             for row in run.rows where row.strategy == RowKey.floorStrategy && row.metric == Metric.latency.name {
                 if let median = row.statistics?.median, median > 0 { floors[RowKey(row).plainFloor] = median }
             }
         }
-        var rowsPerSampleKey: [String: Int] = [:]
-        for row in run.rows where !row.isError && row.statistics != nil {
-            rowsPerSampleKey[sampleKey(row), default: 0] += 1
-        }
-        var index: [String: Measured] = [:]
+        let attribution = SampleAttribution(rows: run.rows.filter { !$0.isError && $0.statistics != nil }.map(RowKey.init), samples: run.samples)
+        var index: [RowKey: Measured] = [:]
         for row in run.rows where !row.isError {
             guard var value = row.value else { continue }
-            let rowSamples = rounds[sampleKey(row)] ?? [:]
+            let key = RowKey(row)
+            let rounds = Dictionary(grouping: attribution.samples[key] ?? [], by: \.round)
             // Each round's median alone (no bootstrap interval: the gate never reads one here).
-            let ordered = rowSamples.sorted { $0.key < $1.key }.compactMap { round -> (Int, Double)? in
-                guard !round.value.isEmpty, round.value.allSatisfy(\.isFinite) else { return nil }
-                return (round.key, Statistics.percentile(round.value.sorted(), 0.5))
+            let ordered = rounds.sorted { $0.key < $1.key }.compactMap { round -> (Int, Double)? in
+                let values = round.value.map(\.value)
+                guard !values.isEmpty, values.allSatisfy(\.isFinite) else { return nil }
+                return (round.key, Statistics.percentile(values.sorted(), 0.5))
             }
             var roundMedians = ordered.map(\.1)
             if policy.normalizeToPlain, GatePolicy.metricClass(row.metric) == .timing {
-                guard let floor = floors[RowKey(row).plainFloor] else { continue }
+                guard let floor = floors[key.plainFloor] else { continue }
                 value /= floor
                 roundMedians = roundMedians.map { $0 / floor }
             }
-            index[key(row)] = Measured(
+            index[key] = Measured(
                 row: row, value: value, roundMedians: roundMedians, roundNumbers: ordered.map(\.0),
-                sharedSamples: !rowSamples.isEmpty && (rowsPerSampleKey[sampleKey(row)] ?? 0) > 1)
+                samplesUnattributable: attribution.unattributable.contains(key))
         }
         return index
     }
@@ -245,11 +231,23 @@ public struct RunComparison: Sendable {
         var rounds = (0, 0)
     }
 
-    static func compare(key: String, _ old: Measured, _ new: Measured, policy: GatePolicy, asynchronous: Bool) -> (MetricComparison, TimingTest) {
+    static func compare(key: RowKey, _ old: Measured, _ new: Measured, policy: GatePolicy, asynchronous: Bool) -> (MetricComparison, TimingTest) {
         var result = MetricComparison(
-            key: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
-            baseline: old.value, current: new.value, verdict: .unchanged, reason: "", rowKey: RowKey(new.row))
+            rowKey: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
+            baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
         var test = TimingTest()
+        // Samples of a run made before they carried the full key that match several rows are no
+        // row's: such a row is judged without them, and its reason says why.
+        let side =
+            switch (old.samplesUnattributable, new.samplesUnattributable) {
+            case (true, true): "each run's"
+            case (true, false): "the baseline's"
+            case (false, true): "the current run's"
+            case (false, false): ""
+            }
+        let notAttributed =
+            side.isEmpty
+            ? "" : "\(side) samples.csv predates samples' full key (no executor, objects or concurrency column), and its samples of this row match other rows too"
         switch GatePolicy.metricClass(old.row.metric) {
         case .informational(let why):
             result.verdict = .informational
@@ -257,7 +255,7 @@ public struct RunComparison: Sendable {
         case .instructions:
             let judgement = InstructionJudgement(old, new, policy: policy, asynchronous: asynchronous)
             result.verdict = judgement.verdict
-            result.reason = judgement.reason
+            result.reason = judgement.reason + (notAttributed.isEmpty ? "" : "; no layouts: \(notAttributed)")
             result.judgedOnOneLayout = judgement.singleLayout
         case .count where !policy.gatesAsynchronousCounts && asynchronous:
             result.verdict = .informational
@@ -287,12 +285,12 @@ public struct RunComparison: Sendable {
             let threshold = policy.threshold(workload: old.row.workload, metric: old.row.metric)
             let change = result.change ?? 0
             let fewest = min(old.roundMedians.count, new.roundMedians.count)
-            guard fewest >= GatePolicy.minimumRounds, !old.sharedSamples, !new.sharedSamples else {
+            guard fewest >= GatePolicy.minimumRounds else {
                 result.verdict = .informational
                 result.reason =
-                    old.sharedSamples || new.sharedSamples
-                    ? "not judged: its samples cannot be told apart from another row's (samples.csv has no concurrency or executor column)"
-                    : "not judged: \(fewest) worker round(s) on a side, and samples of one process are not independent (needs \(GatePolicy.minimumRounds)+ rounds, --rounds)"
+                    notAttributed.isEmpty
+                    ? "not judged: \(fewest) worker round(s) on a side, and samples of one process are not independent (needs \(GatePolicy.minimumRounds)+ rounds, --rounds)"
+                    : "not judged: its samples cannot be told apart from another row's: \(notAttributed)"
                 return (result, test)
             }
             test.judged = true

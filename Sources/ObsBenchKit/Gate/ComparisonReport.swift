@@ -41,12 +41,12 @@ public struct ComparisonReport: Sendable {
                         : " (\(oneLayout) row(s) with one layout on a side: ±\(NumberFormat.percent(policy.singleLayoutInstructionTolerance)) synchronous, ±\(NumberFormat.percent(policy.singleLayoutAsynchronousInstructionTolerance)) asynchronous and hops)")
             )
         }
-        if rows.contains(where: { $0.rowKey.map { GatePolicy.metricClass($0.metric) } == .count }) {
+        if rows.contains(where: { $0.inBothRuns && GatePolicy.metricClass($0.rowKey.metric) == .count }) {
             tolerances.append(
                 "exact counts may not grow"
                     + (policy.gatesAsynchronousCounts ? " (asynchronous: +\(NumberFormat.percent(policy.asynchronousCountTolerance)))" : " (asynchronous: reported only)"))
         }
-        if rows.contains(where: { $0.rowKey.map { GatePolicy.metricClass($0.metric) } == .timing }) {
+        if rows.contains(where: { $0.inBothRuns && GatePolicy.metricClass($0.rowKey.metric) == .timing }) {
             tolerances.append(policy.gatesTimings ? "timings +\(NumberFormat.percent(policy.timingThreshold)) and significant" : "timings reported only")
         }
         let informational = rows.filter { $0.verdict == .informational }.count
@@ -61,7 +61,8 @@ public struct ComparisonReport: Sendable {
     /// profile of the row, with the reason).
     var regressionMovers: [(key: String, movers: [ProfileSummary.Mover]?, missing: String?)] {
         comparison.comparisons.filter { [.regression, .spread].contains($0.verdict) && $0.unit == Metric.instructions.unit }.map { item in
-            guard let rowKey = item.rowKey else { return (item.key, nil, "the row is not in both runs") }
+            guard item.inBothRuns else { return (item.key, nil, "the row is not in both runs") }
+            let rowKey = item.rowKey
             guard let base = profiles.baseline, base.row(rowKey) != nil else {
                 return (item.key, nil, "the baseline has no profile of it (a baseline made before profile.csv: remake it to see which function moved)")
             }

@@ -32,11 +32,10 @@ struct InstructionJudgement {
 
     init(_ old: RunComparison.Measured, _ new: RunComparison.Measured, policy: GatePolicy, asynchronous: Bool) {
         let strategy = old.row.strategy
-        // Samples shared with another row (hops rows that differ only in concurrency) cannot be
-        // told apart: such a row is judged as one layout a side.
-        let attributable = !old.sharedSamples && !new.sharedSamples
-        let base = attributable ? old.roundMedians : []
-        let current = attributable ? new.roundMedians : []
+        // A side without layouts (no samples of the row, or none that are the row's alone: the
+        // gate's index decides) is judged on the single-layout tolerance.
+        let base = old.roundMedians
+        let current = new.roundMedians
         let counted = base.count == current.count ? "\(base.count) layout(s) a side" : "\(base.count) vs \(current.count) layouts"
         let kind = policy.instructionToleranceReason(strategy: strategy, asynchronous: asynchronous)
         singleLayout = base.count < 2 || current.isEmpty

@@ -40,9 +40,9 @@ public struct RunResults: Sendable {
         }
         // Two rows for one metric (two runs' files joined, or a row pasted twice) would let one
         // silently replace the other in the comparison.
-        var firstLine: [String: Int] = [:]
+        var firstLine: [RowKey: Int] = [:]
         for (line, row) in numbered where !row.isError {
-            let key = RunComparison.key(row)
+            let key = RowKey(row)
             if let earlier = firstLine[key] {
                 throw ResultsReader.ReadError(file: resultsFile.path, line: line, reason: "duplicate row: \(key) is also on line \(earlier)")
             }

@@ -39,8 +39,7 @@ public enum RoundMerger {
                 groups[key, default: []].append((round, row))
             }
         }
-        let sampledKeys = Dictionary(grouping: order, by: { SampleKey(workload: $0.workload, metric: $0.metric, subscribers: $0.subscribers) })
-        let pooled = Dictionary(grouping: samples, by: { SampleKey(workload: $0.workload, metric: $0.metric, subscribers: $0.subscribers) })
+        let pooled = SampleAttribution(rows: order, samples: samples).samples
         var merged: [ResultRow] = []
         for key in order {
             let group = groups[key]!
@@ -50,8 +49,7 @@ public enum RoundMerger {
             let counted = valued.isEmpty ? group : valued
             var row = (valued.first ?? group[0]).row
             row.rounds = counted.count
-            let sampleKey = SampleKey(workload: key.workload, metric: key.metric, subscribers: key.subscribers)
-            if !row.isMeanOverLayouts, let values = pooled[sampleKey]?.map(\.value), !values.isEmpty, sampledKeys[sampleKey]?.count == 1 {
+            if !row.isMeanOverLayouts, let values = pooled[key]?.map(\.value), !values.isEmpty {
                 row.statistics = Statistics(values)
                 row.note += "; samples of \(counted.count) rounds pooled"
             } else if !valued.isEmpty {
@@ -79,12 +77,5 @@ public enum RoundMerger {
             merged.append(row)
         }
         return merged + errors
-    }
-
-    /// How samples name their row: only rows unique by workload, metric and subscriber count are
-    /// matched to samples.
-    struct SampleKey: Hashable {
-        var workload, metric: String
-        var subscribers: Int
     }
 }

@@ -156,20 +156,23 @@ extension WorkloadContext {
     }
 
     /// Rows for a cost per operation: its statistics, and the empty loop's cost that was
-    /// subtracted from them (measured in this process), plus the raw samples.
-    func latencyOutput(workload: String, subscribers: Int, measured: CostPerOperation, note: String) -> WorkloadOutput {
+    /// subtracted from them (measured in this process), plus the raw samples, each with its row's
+    /// key. `objects` is the store's size, the context's unless given.
+    func latencyOutput(workload: String, objects: Int? = nil, subscribers: Int, measured: CostPerOperation, note: String) -> WorkloadOutput {
+        func rowKey(_ metric: Metric) -> RowKey {
+            RowKey(
+                suite: suite, workload: workload, strategy: strategyName, executor: RowKey.mainActor, metric: metric.name, unit: metric.unit,
+                objects: objects ?? self.objects, subscribers: subscribers, concurrency: 1)
+        }
         func row(_ metric: Metric, _ statistics: Statistics?, _ note: String) -> ResultRow {
-            ResultRow(
-                runID: runID, suite: suite, workload: workload, strategy: strategyName, executor: RowKey.mainActor,
-                objects: objects, subscribers: subscribers, concurrency: 1, metric: metric.name, unit: metric.unit,
-                statistics: statistics, note: note)
+            let key = rowKey(metric)
+            return ResultRow(
+                runID: runID, suite: key.suite, workload: key.workload, strategy: key.strategy, executor: key.executor, objects: key.objects,
+                subscribers: key.subscribers, concurrency: key.concurrency, metric: key.metric, unit: key.unit, statistics: statistics, note: note)
         }
         func samples(_ metric: Metric, _ values: [Double]) -> [SampleRow] {
-            values.enumerated().map { index, value in
-                SampleRow(
-                    runID: runID, suite: suite, workload: workload, strategy: strategyName, metric: metric.name, unit: metric.unit, index: index, value: value,
-                    subscribers: subscribers)
-            }
+            let key = rowKey(metric)
+            return values.enumerated().map { SampleRow(runID: runID, key: key, index: $0.offset, value: $0.element) }
         }
         switch measured {
         case .time(let sampled):

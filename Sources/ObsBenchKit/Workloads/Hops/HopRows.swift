@@ -23,13 +23,15 @@ extension ResultRow {
 }
 
 extension WorkloadOutput {
-    /// Labels every row as `ResultRow.labelAsHop` does; samples carry the callers in
-    /// `subscribers`, the column that tells one caller count's samples from another's.
+    /// Labels every row as `ResultRow.labelAsHop` does, and every sample the same way, so each
+    /// keeps its row's full key. (Samples written before they carried the executor and the
+    /// concurrency had the callers in `subscribers` instead: ``SampleAttribution`` reads them.)
     mutating func labelAsHop(executor: String, callers: Int) {
         for index in rows.indices { rows[index].labelAsHop(executor: executor, callers: callers) }
         for index in samples.indices {
             samples[index].strategy = RowKey.noStrategy
-            samples[index].subscribers = callers
+            samples[index].executor = executor
+            samples[index].concurrency = callers
         }
     }
 }

@@ -60,10 +60,9 @@ public struct WriteToViewHopWorkload: Workload {
             throw WorkloadError.viewFailed("the view shows \(view.shown), the last write was \(lastWritten)")
         }
         var output = context.latencyOutput(
-            workload: name, subscribers: 1, measured: measured,
+            workload: name, objects: 1, subscribers: 1, measured: measured,
             note: "\(summary); from the main actor's call to the view updated and back: \(isolationChanges)")
         output.labelAsHop(executor: "background-actor-to-main-actor", callers: 1)
-        for index in output.rows.indices { output.rows[index].objects = 1 }
         return output
     }
 }

@@ -158,10 +158,9 @@ public enum CountedScalingSweep {
                 try await draw.end()
             }
             if let failure { throw WorkloadError.viewFailed(failure) }
-            var counted = context.latencyOutput(
-                workload: name, subscribers: subscribers, measured: .instructions(measured),
+            let counted = context.latencyOutput(
+                workload: name, objects: records, subscribers: subscribers, measured: .instructions(measured),
                 note: "\(subscribers) views (\(topology.rawValue)) on a store of \(records); settle() after each write" + (synchronous ? "" : "; " + asynchronousNote))
-            for index in counted.rows.indices { counted.rows[index].objects = records }
             if let value = Statistics(measured.instructionsPerOperation)?.median { points.append((subscribers, value)) }
             output.append(counted)
         }

@@ -127,12 +127,11 @@ public struct SubscriberScalingWorkload: Workload {
             if let failure = views.lazy.compactMap({ $0.snapshot.failure }).first { throw WorkloadError.viewFailed(failure) }
             let delivered = Double(views.reduce(0) { $0 + $1.reruns } - rerunsBefore) / Double(max(writes, 1))
             let needed = Double(topology.rerunsNeeded(subscribers: subscribers))
-            var latency = context.latencyOutput(
-                workload: name, subscribers: subscribers, measured: .time(sampled),
+            let latency = context.latencyOutput(
+                workload: name, objects: records, subscribers: subscribers, measured: .time(sampled),
                 note:
                     "\(subscribers) views (\(topology.rawValue)) on a store of \(records); settle() after each write; \(sampled.nanosecondsPerOperation.count) samples of \(sampled.batchSize) write(s)"
             )
-            for index in latency.rows.indices { latency.rows[index].objects = records }
             if let row = latency.rows.first(where: { $0.metric == Metric.latency.name }), let median = row.value {
                 let interval = FloorComparison.interval(of: row)
                 intervals.append((Double(subscribers), median, interval.lowerBound, interval.upperBound))
