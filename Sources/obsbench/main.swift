@@ -25,13 +25,18 @@ func complain(_ message: String) {
     _ = bytes.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
 }
 
-/// Runs `arguments` (argv[0] looked up on PATH), waits, and returns its exit status, or nil when
-/// it could not start or was killed.
+/// Runs `arguments` (argv[0] looked up on PATH) with its standard output sent to standard error,
+/// so that what obsbench prints on standard output (tables, JSON) is never mixed with the build's;
+/// waits, and returns its exit status, or nil when it could not start or was killed.
 func run(_ arguments: [String]) -> Int32? {
     var pid: pid_t = 0
     var argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
-    guard posix_spawnp(&pid, arguments[0], nil, nil, &argv, environ) == 0 else { return nil }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, 2, 1)
+    guard posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { return nil }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 {
         guard errno == EINTR else { return nil }
