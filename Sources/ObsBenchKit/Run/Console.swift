@@ -20,8 +20,12 @@ public enum Console {
 
     /// What the person typed to run this: `obsbench` when its launcher started this binary
     /// (`OBSBENCH_COMMAND_NAME`, Sources/obsbench), else ``productName``. Help and messages use it.
+    /// Read with `getenv`, not `ProcessInfo.environment`: a worker's help configuration is built
+    /// before it measures, and a dictionary of the environment (whose values hold per-run paths)
+    /// made there moved the heap of two runs of one layout apart (LayoutSeedTests).
     public static var commandName: String {
-        ProcessInfo.processInfo.environment["OBSBENCH_COMMAND_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? productName
+        guard let value = getenv("OBSBENCH_COMMAND_NAME"), value.pointee != 0 else { return productName }
+        return String(cString: value)
     }
 
     /// This process's executable: what `/proc/self/exe` points to, else how it was called.
