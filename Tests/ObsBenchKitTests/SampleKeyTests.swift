@@ -202,7 +202,7 @@ struct SampleKeyTests {
 
     /// The expected outcome of each comparison, one line each (``outcome(_:)``): recorded at
     /// 51d4308, before samples carried the full key. The three lines of `results/baseline-instructions`
-    /// were recorded again when it was remade after the change (at 9490d09; every other line the same).
+    /// were recorded again when it was remade after the change (at 4a9e045; every other line the same).
     static let expectationFile = ExportTests.root.appendingPathComponent("Tests/Expectations/committed-run-verdicts.tsv")
     /// Set to a path, the test writes the outcomes it finds there instead of checking them (to
     /// record new expectations when committed runs are added or remade).
