@@ -140,8 +140,7 @@ struct GateOptions: ParsableArguments {
             throw ExitStatus.failure.exitCode
         }
         var policy = try policy()
-        let instructions = Metric.instructions.name
-        if !judgeTimings, base.rows.contains(where: { $0.metric == instructions }), now.rows.contains(where: { $0.metric == instructions }) {
+        if !judgeTimings, base.rows.contains(where: { $0.metric == .instructions }), now.rows.contains(where: { $0.metric == .instructions }) {
             policy.gatesTimings = false
             policy.timingsNotJudgedBecause = "timing, reported only: both runs carry instruction counts, which are judged instead (--judge-timings)"
         }

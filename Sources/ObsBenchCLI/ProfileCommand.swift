@@ -128,7 +128,7 @@ struct ProfileCommand: ParsableCommand {
         }
         let results = (try? RunResults.load(runs[0]))?.rows ?? []
         let irPerOperation = Dictionary(
-            results.filter { $0.metric == Metric.instructions.name }.compactMap { row in row.value.map { (RowKey(row), $0) } },
+            results.filter { $0.metric == .instructions }.compactMap { row in row.value.map { (RowKey(row), $0) } },
             uniquingKeysWith: { a, _ in a })
         print(rows.map { ProfileSummary.text($0, top: top, resultIrPerOperation: irPerOperation[$0.key]) }.joined(separator: "\n"), terminator: "")
     }

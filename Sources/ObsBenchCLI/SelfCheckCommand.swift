@@ -99,7 +99,7 @@ struct SelfCheckCommand: AsyncParsableCommand {
             if let folder = ProcessInfo.processInfo.environment[Callgrind.directoryVariable] {
                 var row = ResultRow(
                     runID: "self-check", suite: "self-check", workload: "count-writes", strategy: strategy, executor: RowKey.mainActor,
-                    objects: 100, subscribers: 0, concurrency: 1, metric: Metric.instructions.name, unit: Metric.instructions.unit,
+                    objects: 100, subscribers: 0, concurrency: 1, metric: .instructions, unit: Metric.instructions.unit,
                     statistics: Statistics(counted.instructionsPerOperation))
                 row.profileDumps = counted.profileDumps
                 try ProfileManifest(rows: [row]).write(toDumpFolder: folder)

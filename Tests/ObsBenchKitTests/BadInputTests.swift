@@ -77,7 +77,7 @@ struct BadInputTests {
     static let header = CSV.line(ResultRow.columns)
     static let row = ResultRow(
         runID: "r", suite: "memory", workload: "store-lifecycle", strategy: "plain", executor: "main-actor",
-        objects: 1000, subscribers: 0, concurrency: 1, metric: "fresh_bytes_per_object", unit: "B/object",
+        objects: 1000, subscribers: 0, concurrency: 1, metric: .freshBytesPerObject, unit: "B/object",
         statistics: Statistics(exact: 57.2))
     static let line = CSV.line(row.fields)
     static var renamedHeader: String { header.replacingOccurrences(of: "median", with: "p50") }

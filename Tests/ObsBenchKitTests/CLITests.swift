@@ -91,7 +91,7 @@ struct CLITests {
         let row = ResultRow.error(runID: "run-1", suite: "latency", strategy: "plain", message: "boom, \"quoted\"")
         try directory.append(results: [row])
         try directory.append(
-            rounds: [row], samples: [SampleRow(runID: "run-1", suite: "latency", workload: "w", strategy: "plain", metric: "latency", unit: "ns/op", index: 0, value: 1, round: 2)])
+            rounds: [row], samples: [SampleRow(runID: "run-1", suite: "latency", workload: "w", strategy: "plain", metric: .latency, unit: "ns/op", index: 0, value: 1, round: 2)])
         try directory.append(results: [row])
         #expect(try ResultsReader.read(file: directory.resultsFile.path) == [row, row])
         #expect(try ResultsReader.read(file: directory.roundsFile.path) == [row])

@@ -40,7 +40,7 @@ struct CSVFuzzTests {
         return ResultRow(
             runID: text(), suite: text(), workload: text(), strategy: text(), executor: text(),
             objects: Int.random(in: 0...1_000_000, using: &generator), subscribers: Int.random(in: 0...10_000, using: &generator),
-            concurrency: Int.random(in: 0...64, using: &generator), metric: text(), unit: text(),
+            concurrency: Int.random(in: 0...64, using: &generator), metric: Metric.named(text()), unit: text(),
             statistics: Bool.random(using: &generator) ? statistics : nil, note: text(),
             rounds: Int.random(in: 1...20, using: &generator))
     }
@@ -90,7 +90,7 @@ struct CSVFuzzTests {
         let resultsText = CSV.line(ResultRow.columns) + rows.map { CSV.line($0.fields) }.joined()
         let samples = (0..<8).map {
             SampleRow(
-                runID: "r", suite: "latency", workload: "w,\"x\"", strategy: "plain", metric: "latency", unit: "ns/op", index: $0, value: Double($0) * 1.5, round: 1 + $0 % 3,
+                runID: "r", suite: "latency", workload: "w,\"x\"", strategy: "plain", metric: .latency, unit: "ns/op", index: $0, value: Double($0) * 1.5, round: 1 + $0 % 3,
                 subscribers: $0)
         }
         let samplesText = CSV.line(SampleRow.columns) + samples.map { CSV.line($0.fields) }.joined()

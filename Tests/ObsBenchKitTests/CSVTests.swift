@@ -1,3 +1,4 @@
+import Foundation
 import ObsBenchKit
 import Testing
 
@@ -6,7 +7,7 @@ struct CSVTests {
     static func row(note: String = "plain note", workload: String = "read-untracked") -> ResultRow {
         ResultRow(
             runID: "2026-11-23T10-00-00Z", suite: "latency", workload: workload, strategy: "observable",
-            executor: "main-actor", objects: 1000, subscribers: 1, concurrency: 1, metric: "latency", unit: "ns/op",
+            executor: "main-actor", objects: 1000, subscribers: 1, concurrency: 1, metric: .latency, unit: "ns/op",
             statistics: Statistics([10.5, 11, 12.25, 40]), note: note)
     }
 
@@ -34,6 +35,22 @@ struct CSVTests {
         #expect(read[0].statistics?.median == rows[0].statistics?.median)
         #expect(read[0].statistics?.ci95High == rows[0].statistics?.ci95High)
         #expect(read[0].fields == rows[0].fields)
+    }
+
+    @Test("the metric column decodes to the listed Metric; a name this version does not list reads back as itself, an exact count")
+    func metricColumn() throws {
+        var unknown = Self.row()
+        unknown.metric = Metric.named("cpu_seconds_from_a_later_version", unit: unknown.unit)
+        let text = CSV.line(ResultRow.columns) + CSV.line(Self.row().fields) + CSV.line(unknown.fields)
+        let read = try ResultsReader.parse(text)
+        #expect(read[0].metric == .latency && read[0].metric.gate == .timing)
+        #expect(read[1].metric.name == "cpu_seconds_from_a_later_version" && read[1].metric.gate == .count && read[1].metric.unit == read[1].unit)
+        #expect(read.map(\.fields) == [Self.row().fields, unknown.fields], "written back under the same names")
+        // In JSON (a RowKey), a metric is its name.
+        let key = RowKey(read[0])
+        let json = String(decoding: try JSONEncoder().encode(key), as: UTF8.self)
+        #expect(json.contains("\"metric\":\"latency\""))
+        #expect(try JSONDecoder().decode(RowKey.self, from: Data(json.utf8)) == key)
     }
 
     @Test("error rows have no statistics and keep their message")
@@ -78,7 +95,7 @@ struct CSVTests {
     @Test("samples round trip")
     func samples() throws {
         let samples = (0..<3).map {
-            SampleRow(runID: "r", suite: "latency", workload: "w,1", strategy: "plain", metric: "latency", unit: "ns/op", index: $0, value: Double($0) + 0.5)
+            SampleRow(runID: "r", suite: "latency", workload: "w,1", strategy: "plain", metric: .latency, unit: "ns/op", index: $0, value: Double($0) + 0.5)
         }
         let text = CSV.line(SampleRow.columns) + samples.map { CSV.line($0.fields) }.joined()
         #expect(try SamplesReader.parse(text) == samples)

@@ -30,11 +30,11 @@ struct CountedRun {
 
     /// `workload`'s instructions row.
     func instructions(_ workload: String) throws -> ResultRow {
-        try #require(rows.first { $0.workload == workload && $0.metric == Metric.instructions.name })
+        try #require(rows.first { $0.workload == workload && $0.metric == .instructions })
     }
 
     /// `workload`'s instruction samples: each layout's repeats, or its one drawn value.
     func instructionSamples(_ workload: String) -> [SampleRow] {
-        samples.filter { $0.workload == workload && $0.metric == Metric.instructions.name }
+        samples.filter { $0.workload == workload && $0.metric == .instructions }
     }
 }

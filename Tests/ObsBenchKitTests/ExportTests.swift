@@ -38,12 +38,12 @@ struct ExportTests {
             let row = try #require(byKey[entry.name], "\(entry.name) is no row of \(run)")
             #expect(entry.value == row.value)
             #expect(entry.unit == row.unit)
-            if case .informational = Metric.gate(of: row.metric) { Issue.record("\(entry.name) is informational") }
+            if case .informational = row.metric.gate { Issue.record("\(entry.name) is informational") }
         }
         // Every judged row is there, and only those.
         let judged = rows.filter { row in
             guard !row.isError, row.statistics != nil else { return false }
-            if case .informational = Metric.gate(of: row.metric) { return false }
+            if case .informational = row.metric.gate { return false }
             return true
         }
         #expect(decoded.count == judged.count)
@@ -63,7 +63,7 @@ struct ExportTests {
         var seen = 0
         for row in export.rows {
             let key = RowKey(row)
-            let measure = try #require(json[key.benchmark]?[row.metric], "\(key) missing")
+            let measure = try #require(json[key.benchmark]?[row.metric.name], "\(key) missing")
             let stats = try #require(row.statistics)
             #expect(measure.value == row.value)
             if row.isMeanOverLayouts {
@@ -83,8 +83,8 @@ struct ExportTests {
     @Test("instruction counts are exported when the run has them")
     func instructionsExported() throws {
         let export = TrackerExport(rows: try Self.load("results/baseline-instructions").rows)
-        #expect(export.rows.contains { $0.metric == Metric.instructions.name })
-        #expect(!export.rows.contains { $0.metric == Metric.instructionLoopOverhead.name })
+        #expect(export.rows.contains { $0.metric == .instructions })
+        #expect(!export.rows.contains { $0.metric == .instructionLoopOverhead })
     }
 
     @Test("the export command writes a file, and refuses a run it cannot read with status 1")

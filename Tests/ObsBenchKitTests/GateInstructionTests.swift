@@ -175,7 +175,7 @@ struct GateLayoutTests {
     static func counted(_ strategy: String, _ layouts: [Double], workload: String = "w") -> (ResultRow, [SampleRow]) {
         let row = ResultRow(
             runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
-            metric: Metric.instructions.name, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
+            metric: .instructions, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
         let samples = layouts.enumerated().map { SampleRow(runID: "r", key: RowKey(row), index: 0, value: $1, round: $0 + 1) }
         return (row, samples)
     }

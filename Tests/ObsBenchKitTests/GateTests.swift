@@ -13,14 +13,14 @@ struct GateTests {
     static func row(_ strategy: String, _ metric: String, _ value: Double, workload: String = "w", unit: String = "u") -> ResultRow {
         ResultRow(
             runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
-            metric: metric, unit: unit, statistics: Statistics(exact: value))
+            metric: Metric.named(metric, unit: unit), unit: unit, statistics: Statistics(exact: value))
     }
 
     /// A timing row and its samples, dealt to `rounds` worker rounds in turn.
     static func timing(_ strategy: String, _ samples: [Double], workload: String = "w", rounds: Int = 8) -> (ResultRow, [SampleRow]) {
         let row = ResultRow(
             runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
-            metric: "latency", unit: "ns/op", statistics: Statistics(samples))
+            metric: .latency, unit: "ns/op", statistics: Statistics(samples))
         let sampleRows = samples.enumerated().map { SampleRow(runID: "r", key: RowKey(row), index: $0, value: $1, round: 1 + $0 % rounds) }
         return (row, sampleRows)
     }

@@ -70,7 +70,7 @@ struct HeapProfileTests {
     @Test("memprofile.csv rows are written and read back unchanged, an error row included")
     func roundTrip() throws {
         let key = RowKey(
-            suite: "memory", workload: "store-lifecycle", strategy: "observable", executor: RowKey.mainActor, metric: Metric.freshBytesPerObject.name,
+            suite: "memory", workload: "store-lifecycle", strategy: "observable", executor: RowKey.mainActor, metric: .freshBytesPerObject,
             unit: Metric.freshBytesPerObject.unit, objects: 1_000, subscribers: 0, concurrency: 1)
         let rows = [
             MemoryProfileRow(
@@ -91,7 +91,7 @@ struct HeapProfileTests {
     func check() {
         func key(_ strategy: String, _ metric: Metric) -> RowKey {
             RowKey(
-                suite: "memory", workload: "write-allocations", strategy: strategy, executor: RowKey.mainActor, metric: metric.name, unit: metric.unit,
+                suite: "memory", workload: "write-allocations", strategy: strategy, executor: RowKey.mainActor, metric: metric, unit: metric.unit,
                 objects: 1_000, subscribers: 1, concurrency: 1)
         }
         func site(_ key: RowKey, bytes: Double, allocations: Double) -> MemoryProfileRow {

@@ -70,9 +70,7 @@ struct HopsTests {
         for callers in RoundTripHopWorkload.concurrencies {
             let rows = output.rows.filter { $0.concurrency == callers }
             #expect(
-                Set(rows.map(\.metric)) == [
-                    "latency", "loop_overhead", "throughput", "voluntary_switches_per_1000_hops", "involuntary_switches_per_1000_hops", "threads", "caller_threads_observed",
-                ])
+                Set(rows.map(\.metric)) == [.latency, .loopOverhead, .throughput, .voluntarySwitchesPer1000Hops, .involuntarySwitchesPer1000Hops, .threads, .callerThreadsObserved])
             #expect(rows.allSatisfy { $0.executor == "mutex" && $0.strategy == "-" })
         }
         #expect(Set(output.samples.map(\.concurrency)) == Set(RoundTripHopWorkload.concurrencies), "samples carry their caller count")
@@ -89,7 +87,7 @@ extension HopsTests {
         let context = WorkloadContext(runID: "t", suite: "hops", strategy: entry, sampler: .quick, objects: 0, quick: true)
         // The workload throws if the view does not show the last write when sampling ends.
         let output = try await WriteToViewHopWorkload(handoff: handoff).run(context)
-        let latency = try #require(output.rows.first { $0.metric == "latency" })
+        let latency = try #require(output.rows.first { $0.metric == .latency })
         #expect(latency.executor == "background-actor-to-main-actor")
         #expect(latency.workload == "e2e-\(handoff.rawValue)")
     }

@@ -236,7 +236,7 @@ struct HarnessShareTests {
         func row(_ strategy: String, _ workload: String, _ value: Double) -> ResultRow {
             ResultRow(
                 runID: "r", suite: "latency", workload: workload, strategy: strategy, executor: "main-actor", objects: 1000, subscribers: 0, concurrency: 1,
-                metric: "instructions", unit: "Ir/op", statistics: Statistics(exact: value))
+                metric: .instructions, unit: "Ir/op", statistics: Statistics(exact: value))
         }
         let rows = [
             row("plain", "read-untracked", 66), row("plain", "read-untracked-concrete", 3),

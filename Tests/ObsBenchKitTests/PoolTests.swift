@@ -26,7 +26,7 @@ struct PoolTests {
         let rows = try await PoolSaturationWorkload(placement: .taskExecutor).run(context).rows
         #expect(rows.count == PoolSaturationWorkload.taskCounts.count * PoolSaturationWorkload.Probe.allCases.count)
         for row in rows {
-            #expect(row.strategy == "-" && row.metric == "latency" && row.statistics != nil)
+            #expect(row.strategy == "-" && row.metric == .latency && row.statistics != nil)
             #expect(row.subscribers == row.concurrency / CPUWork.cores)
         }
     }
@@ -36,7 +36,7 @@ struct PoolTests {
         let context = WorkloadContext(runID: "test", suite: "pool", strategy: StrategyRegistry.all[0], sampler: .quick, objects: 0, quick: true)
         // The workload throws if the view does not hold every item sent.
         let rows = try await MainActorBatchingWorkload().run(context).rows
-        let switches = rows.filter { $0.metric == "voluntary_switches_per_1000_items" }
+        let switches = rows.filter { $0.metric == .voluntarySwitchesPer1000Items }
         #expect(Set(switches.map(\.executor)) == ["per-item", "batched"])
         #expect(switches.allSatisfy { ($0.statistics?.median ?? -1) >= 0 })
     }
@@ -45,7 +45,7 @@ struct PoolTests {
     func widthRows() async throws {
         let context = WorkloadContext(runID: "test", suite: "pool", strategy: StrategyRegistry.all[0], sampler: .quick, objects: 0, quick: true)
         let rows = try await PoolWidthWorkload().run(context).rows
-        let width = try #require(rows.first { $0.metric == "pool_threads_observed" }?.statistics?.median)
+        let width = try #require(rows.first { $0.metric == .poolThreadsObserved }?.statistics?.median)
         #expect(width >= 1)
         #expect(rows.filter { $0.executor == "blocked-pool-tasks" }.map(\.concurrency) == Array(1...(CPUWork.cores + 1)))
     }

@@ -37,7 +37,7 @@ struct ProfileTests {
     @Test("the profile of a counted row sums to its Ir/op, and places functions in their groups")
     func rowProfileSumsToItsCount() throws {
         let rows = try Self.fixtureRows()
-        let counted = try #require(rows.first { $0.metric == "instructions" }?.statistics?.median)
+        let counted = try #require(rows.first { $0.metric == .instructions }?.statistics?.median)
         let (profiles, errors) = ProfileManifest.profiles(dumpFolder: Self.fixtures, rows: rows)
         #expect(errors.isEmpty, "\(errors)")
         let profile = try #require(profiles.first)
@@ -140,7 +140,7 @@ struct ProfileTests {
 
     static func profileRow(_ function: String, _ value: Double, strategy: String = "observable") -> ProfileRow {
         let key = RowKey(
-            suite: "latency", workload: "transaction-2-fields", strategy: strategy, executor: "main-actor", metric: "instructions", unit: "Ir/op",
+            suite: "latency", workload: "transaction-2-fields", strategy: strategy, executor: "main-actor", metric: .instructions, unit: "Ir/op",
             objects: 1_000, subscribers: 1, concurrency: 1)
         return ProfileRow(key: key, group: .swiftRuntime, function: function, selfPerOperation: value, inclusivePerOperation: value, object: "libswiftCore.so")
     }

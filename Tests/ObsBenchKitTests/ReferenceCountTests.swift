@@ -107,10 +107,10 @@ struct ReferenceCountTests {
         // results.csv: a retains and a releases row beside the instructions row, the same key apart
         // from the metric, read back as written.
         let made = ReferenceCounts.rows(profiles: profiles, counted: rows)
-        #expect(made.map(\.metric) == ["retains", "releases"])
+        #expect(made.map(\.metric) == [.retains, .releases])
         #expect(made.map(\.unit) == ["retains/op", "releases/op"])
         #expect(made.map(\.value) == [5, 7])
-        let instructions = try #require(rows.first { $0.metric == Metric.instructions.name })
+        let instructions = try #require(rows.first { $0.metric == .instructions })
         for row in made {
             var key = RowKey(row)
             key.metric = instructions.metric
@@ -151,7 +151,7 @@ struct ReferenceCountTests {
 
     @Test("the gate judges retains and releases from Metric.gate alone: a synchronous strategy's exactly, an asynchronous one's within its count tolerance")
     func gateJudgesThemAsCounts() throws {
-        #expect(Metric.gate(of: "retains") == .count && Metric.gate(of: "releases") == .count)
+        #expect(Metric.named("retains").gate == .count && Metric.named("releases").gate == .count)
         #expect(Metric.all["retains"]?.unit == "retains/op" && Metric.all["releases"]?.unit == "releases/op")
         func verdict(_ metric: Metric, from baseline: Double, to current: Double, delivery: Delivery) throws -> MetricComparison {
             func run(_ value: Double) -> RunResults {
@@ -175,7 +175,7 @@ struct ReferenceCountTests {
         func row(_ strategy: String, _ workload: String, _ metric: Metric, _ value: Double) -> ResultRow {
             ResultRow(
                 runID: "r", suite: "latency", workload: workload, strategy: strategy, executor: RowKey.mainActor, objects: 1_000, subscribers: 0,
-                concurrency: 1, metric: metric.name, unit: metric.unit, statistics: Statistics(exact: value), rounds: 5)
+                concurrency: 1, metric: metric, unit: metric.unit, statistics: Statistics(exact: value), rounds: 5)
         }
         let rows = [
             row("plain", "read-untracked", .instructions, 66), row("plain", "read-untracked", .retains, 0), row("plain", "read-untracked", .releases, 0),
@@ -189,7 +189,7 @@ struct ReferenceCountTests {
         #expect(table.rows.map(\.cells) == [["0 / 0", "—"], ["2 / 2", "4 / 6"]])
         #expect(table.heading.contains("median of 5 layouts"))
         // A timed run has no such table.
-        let timed = rows.filter { $0.metric == Metric.instructions.name }
+        let timed = rows.filter { $0.metric == .instructions }
         #expect(!SummaryTable.tables(suite: .latency, rows: timed, strategies: ["plain", "observable"]).contains { $0.title.contains("reference counting") })
     }
 
@@ -200,7 +200,7 @@ struct ReferenceCountTests {
         let run = try CountedRun(["--suite", "latency", "--strategy", "plain", "--strategy", "observable", "--measure", "instructions", "--quick", "--layouts", "2"])
         func counts(_ strategy: String, _ workload: String) throws -> (retains: ResultRow, releases: ResultRow) {
             func row(_ metric: Metric) throws -> ResultRow {
-                try #require(run.rows.first { $0.strategy == strategy && $0.workload == workload && $0.metric == metric.name }, "\(strategy) \(workload) \(metric.name)")
+                try #require(run.rows.first { $0.strategy == strategy && $0.workload == workload && $0.metric == metric }, "\(strategy) \(workload) \(metric.name)")
             }
             return (try row(.retains), try row(.releases))
         }
@@ -214,7 +214,7 @@ struct ReferenceCountTests {
             let measured = try counts(strategy, workload)
             #expect(measured.retains.value == retains && measured.releases.value == releases, "\(strategy) \(workload): \(measured)")
         }
-        let counted = run.rows.filter { $0.metric == Metric.instructions.name }
+        let counted = run.rows.filter { $0.metric == .instructions }
         #expect(counted.count >= 16)
         for instructions in counted {
             let measured = try counts(instructions.strategy, instructions.workload)

@@ -13,7 +13,7 @@ struct ReportTests {
     static func row(_ suite: String, _ workload: String, _ strategy: String, _ metric: String, _ value: Double?, objects: Int = 1_000, subscribers: Int = 0) -> ResultRow {
         ResultRow(
             runID: "r", suite: suite, workload: workload, strategy: strategy, executor: "main-actor", objects: objects, subscribers: subscribers,
-            concurrency: 1, metric: metric, unit: "u", statistics: value.map { Statistics(exact: $0) }, note: value == nil ? "needs jemalloc" : "")
+            concurrency: 1, metric: Metric.named(metric), unit: "u", statistics: value.map { Statistics(exact: $0) }, note: value == nil ? "needs jemalloc" : "")
     }
 
     static func claim(_ checks: [Check]) -> Claim {
@@ -25,7 +25,7 @@ struct ReportTests {
     }
 
     static func select(_ strategy: String, workload: String = "read-untracked", largest: String? = nil) -> RowSelector {
-        RowSelector(suite: "latency", workload: workload, strategy: strategy, metric: "latency", largest: largest)
+        RowSelector(suite: "latency", workload: workload, strategy: strategy, metric: .latency, largest: largest)
     }
 
     @Test("a claim holds inside its range, is refuted outside it, and is not measurable without its rows")
@@ -56,16 +56,16 @@ struct ReportTests {
         ]
         let computed = ClaimVerdict.measure(Self.check(Self.select("observable"), minus: Self.select("plain"), add: 16, factor: 0.5, low: nil, high: nil), rows: rows)
         #expect((try? computed.get().0) == 11)
-        let memory = RowSelector(suite: "memory", workload: "store-lifecycle", strategy: "plain", metric: "fresh_bytes_per_object", largest: "objects")
+        let memory = RowSelector(suite: "memory", workload: "store-lifecycle", strategy: "plain", metric: .freshBytesPerObject, largest: "objects")
         let largest = ClaimVerdict.measure(Self.check(memory, low: nil, high: nil), rows: rows)
         #expect((try? largest.get().0) == 57)
         #expect((try? largest.get().1) == " (N=100000)")
         var ambiguous = memory
         ambiguous.largest = nil
         #expect(ambiguous.select(from: rows).failureDescription?.contains("2 rows match") == true)
-        let empty = RowSelector(suite: "memory", workload: "write-allocations", strategy: "plain", metric: "allocations_per_write")
+        let empty = RowSelector(suite: "memory", workload: "write-allocations", strategy: "plain", metric: .allocationsPerWrite)
         #expect(empty.select(from: rows).failureDescription?.contains("has no value here: needs jemalloc") == true)
-        let failed = RowSelector(suite: "scaling", workload: "scaling-shared", strategy: "published", metric: "latency")
+        let failed = RowSelector(suite: "scaling", workload: "scaling-shared", strategy: "published", metric: .latency)
         #expect(failed.select(from: rows).failureDescription?.contains("worker of published failed") == true)
     }
 
@@ -123,12 +123,12 @@ struct ReportTests {
 
     // MARK: Claims about torn states
 
-    static let tornSelector = RowSelector(suite: "consistency", workload: "invariant-1-writer", strategy: "grdb-queue", metric: "torn_observations")
+    static let tornSelector = RowSelector(suite: "consistency", workload: "invariant-1-writer", strategy: "grdb-queue", metric: .tornObservations)
 
     /// "0 torn" with the requirement that the views re-ran.
     static var tornClaim: Claim {
         var reruns = tornSelector
-        reruns.metric = Metric.rerunsPerTransaction.name
+        reruns.metric = .rerunsPerTransaction
         var claim = claim([Check(what: "torn", row: tornSelector, unit: "", low: 0, high: 0)])
         claim.requires = [Check(what: "re-runs", row: reruns, unit: "re-runs", above: 0)]
         return claim

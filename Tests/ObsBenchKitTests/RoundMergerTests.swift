@@ -6,7 +6,7 @@ struct RoundMergerTests {
     static func row(_ workload: String, metric: String, value: Double?, note: String = "n") -> ResultRow {
         ResultRow(
             runID: "r", suite: "latency", workload: workload, strategy: "plain", executor: "main-actor",
-            objects: 10, subscribers: 0, concurrency: 1, metric: metric, unit: "ns/op",
+            objects: 10, subscribers: 0, concurrency: 1, metric: Metric.named(metric), unit: "ns/op",
             statistics: value.map { Statistics(exact: $0) }, note: note)
     }
 
@@ -32,7 +32,7 @@ struct RoundMergerTests {
             [Self.row("read", metric: "loop_overhead", value: 2), Self.row("write", metric: "reruns_per_write", value: 1)],
         ]
         let merged = RoundMerger.merge(rounds: rounds, samples: [])
-        #expect(merged.map(\.metric) == ["loop_overhead", "reruns_per_write"])
+        #expect(merged.map(\.metric) == [.loopOverhead, .rerunsPerWrite])
         #expect(merged[0].statistics?.median == 2)
         #expect(merged[0].statistics?.count == 3)
         #expect(merged[1].statistics?.min == 1 && merged[1].statistics?.max == 1)

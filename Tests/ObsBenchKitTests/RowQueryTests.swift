@@ -8,7 +8,7 @@ struct RowQueryTests {
     static func row(_ strategy: String, _ metric: Metric, objects: Int = 1_000, subscribers: Int = 0, value: Double? = 1) -> ResultRow {
         ResultRow(
             runID: "r", suite: "latency", workload: "write-unobserved", strategy: strategy, executor: RowKey.mainActor, objects: objects,
-            subscribers: subscribers, concurrency: 1, metric: metric.name, unit: metric.unit, statistics: value.map { Statistics(exact: $0) })
+            subscribers: subscribers, concurrency: 1, metric: metric, unit: metric.unit, statistics: value.map { Statistics(exact: $0) })
     }
 
     @Test("every field given must match and a nil one matches any; valued leaves out error rows and rows without a value; a metric never finds an error row")

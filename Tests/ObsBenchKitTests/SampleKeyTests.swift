@@ -16,7 +16,7 @@ struct SampleKeyTests {
     static func hop(_ executor: String, callers: Int, value: Double = 100) -> ResultRow {
         ResultRow(
             runID: "r", suite: "hops", workload: "round-trip", strategy: RowKey.noStrategy, executor: executor, objects: 0, subscribers: 0,
-            concurrency: callers, metric: Metric.latency.name, unit: Metric.latency.unit, statistics: Statistics(exact: value), rounds: 8)
+            concurrency: callers, metric: .latency, unit: Metric.latency.unit, statistics: Statistics(exact: value), rounds: 8)
     }
 
     /// Eight rounds of four samples of `row`, each round's around `value`.
@@ -100,7 +100,7 @@ struct SampleKeyTests {
         func labelled(callers: Int, around value: Double) -> WorkloadOutput {
             let row = ResultRow(
                 runID: "r", suite: "hops", workload: "round-trip", strategy: "plain", executor: RowKey.mainActor, objects: 0, subscribers: 0,
-                concurrency: 1, metric: Metric.latency.name, unit: Metric.latency.unit, statistics: Statistics(exact: value), rounds: 8)
+                concurrency: 1, metric: .latency, unit: Metric.latency.unit, statistics: Statistics(exact: value), rounds: 8)
             var output = WorkloadOutput(rows: [row], samples: Self.samples(of: row, around: value))
             output.labelAsHop(executor: "actor", callers: callers)
             return output

@@ -135,7 +135,7 @@ struct ScalingAndConsistencyTests {
         let workload = InvariantWorkload(writers: writers, views: views)
         let context = WorkloadContext(runID: "test", suite: "consistency", strategy: entry, sampler: .quick, objects: 20, quick: true)
         let rows = try await workload.run(context).rows
-        let value = { (metric: Metric) in rows.first { $0.metric == metric.name }?.statistics?.median }
+        let value = { (metric: Metric) in rows.first { $0.metric == metric }?.statistics?.median }
         #expect(value(.transactions) == Double(writers * InvariantWorkload.commitsPerWriter(quick: true)), "every commit of every writer landed")
         let observes = entry.descriptor.capabilities.granularity != .none
         let notifications = try #require(value(.notificationsPerTransaction))

@@ -15,11 +15,11 @@ struct ScalingCountTests {
     ) -> (ResultRow, [SampleRow]) {
         let row = ResultRow(
             runID: "r", suite: "scaling", workload: workload, strategy: strategy, executor: RowKey.mainActor, objects: 101, subscribers: subscribers,
-            concurrency: 1, metric: Metric.instructions.name, unit: Metric.instructions.unit, statistics: Statistics(layouts),
+            concurrency: 1, metric: .instructions, unit: Metric.instructions.unit, statistics: Statistics(layouts),
             note: "\(subscribers) views" + (asynchronous ? "; " + CountedScalingSweep.asynchronousNote : ""), rounds: layouts.count)
         let samples = layouts.enumerated().map {
             SampleRow(
-                runID: "r", suite: "scaling", workload: workload, strategy: strategy, metric: Metric.instructions.name, unit: Metric.instructions.unit,
+                runID: "r", suite: "scaling", workload: workload, strategy: strategy, metric: .instructions, unit: Metric.instructions.unit,
                 index: 0, value: $1, round: $0 + 1, subscribers: subscribers)
         }
         return (row, samples)
@@ -125,7 +125,7 @@ struct ScalingCountTests {
         // A timed run keeps its own tables, and gets no counted ones.
         let timed = ResultRow(
             runID: "r", suite: "scaling", workload: "scaling-shared", strategy: "observable", executor: RowKey.mainActor, objects: 101, subscribers: 1,
-            concurrency: 1, metric: Metric.latency.name, unit: Metric.latency.unit, statistics: Statistics([100, 110, 120]))
+            concurrency: 1, metric: .latency, unit: Metric.latency.unit, statistics: Statistics([100, 110, 120]))
         #expect(SummaryTable.tables(suite: .scaling, rows: [timed], strategies: ["observable"]).map(\.title) == ["", "scaling · largest S"])
     }
 
@@ -150,14 +150,14 @@ struct ScalingCountTests {
         let large = verdicts(observable: 1.01, grdb: 1.05)
         #expect(large[observable] == .regression && large[grdb] == .regression)
         // b itself is reported, derived from the gated counts.
-        #expect(Metric.gate(of: Metric.instructionsPerView.name).name == "informational")
+        #expect(Metric.instructionsPerView.gate.name == "informational")
     }
 
     @Test("the profile of b: each function's Ir per further view between two S, summing to the counts' difference quotient")
     func profileOfB() throws {
         func key(_ subscribers: Int) -> RowKey {
             RowKey(
-                suite: "scaling", workload: "scaling-unrelated", strategy: "published", executor: RowKey.mainActor, metric: Metric.instructions.name,
+                suite: "scaling", workload: "scaling-unrelated", strategy: "published", executor: RowKey.mainActor, metric: .instructions,
                 unit: Metric.instructions.unit, objects: 101, subscribers: subscribers, concurrency: 1)
         }
         func row(_ subscribers: Int, _ function: String, _ group: CostGroup, _ perWrite: Double) -> ProfileRow {
@@ -187,7 +187,7 @@ struct ScalingCountTests {
         let arguments = ["--suite", "scaling", "--measure", "instructions", "--quick", "--strategy", "observable", "--layouts", "1", "--subscribers", "10"]
         let first = try CountedRun(arguments)
         let second = try CountedRun(arguments)
-        let counted = first.rows.filter { $0.metric == Metric.instructions.name }
+        let counted = first.rows.filter { $0.metric == .instructions }
         #expect(counted.count == 8, "four topologies at S = 1 and 10")
         for row in counted {
             let again = try #require(second.rows.first { RowKey($0) == RowKey(row) })
@@ -199,8 +199,8 @@ struct ScalingCountTests {
             let profile = try #require(first.profiles.row(RowKey(row)))
             #expect(abs(profile.total - a) <= 0.01 * a, "\(RowKey(row)): profile \(profile.total), row \(a)")
         }
-        #expect(first.rows.filter { $0.metric == Metric.instructionsPerView.name }.count == 4)
-        #expect(first.rows.contains { $0.metric == Metric.retains.name && $0.suite == "scaling" })
+        #expect(first.rows.filter { $0.metric == .instructionsPerView }.count == 4)
+        #expect(first.rows.contains { $0.metric == .retains && $0.suite == "scaling" })
         #expect(GrowthProfile.all(in: first.profiles).count == 4)
     }
 }

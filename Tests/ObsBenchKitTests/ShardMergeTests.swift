@@ -92,7 +92,7 @@ struct ShardMergeTests {
             b.runID = a.runID
             #expect(a == b, "\(RowKey(a))")
         }
-        #expect(one.contains { $0.strategy == "observable" && $0.metric == "fresh_allocations_per_object" })
+        #expect(one.contains { $0.strategy == "observable" && $0.metric == .freshAllocationsPerObject })
         // Each worker's own rows and samples, once each.
         for file in [ResultsDirectory.FileName.rounds] {
             let a = try ResultsReader.read(file: whole.appendingPathComponent(file).path).map(RowKey.init)
@@ -200,7 +200,7 @@ struct ShardMergeTests {
         let joined = try Self.rows(merged)
         #expect(joined.map(RowKey.init) == (try Self.rows(whole).map(RowKey.init)), "one run's rows, in its order")
         let layouts = try shards.map { try ResultsReader.read(file: $0.appendingPathComponent(ResultsDirectory.FileName.rounds).path) }
-        let counted = joined.filter { $0.metric == Metric.instructions.name }
+        let counted = joined.filter { $0.metric == .instructions }
         #expect(counted.count >= 10)
         for row in counted {
             // Layout 1 from shard 1, layout 2 from shard 2; their mean, as RoundMerger takes it.

@@ -40,8 +40,8 @@ struct StoreIsolationTests {
         let context = WorkloadContext(runID: "test", suite: "store-isolation", strategy: StrategyRegistry.all[0], sampler: .quick, objects: 0, quick: true)
         let rows = try await StoreConcurrentWritersWorkload().run(context).rows
         for kind in StoreKind.allCases {
-            let lost = rows.first { $0.executor == kind.rawValue && $0.metric == "lost_writes" }?.statistics?.median
-            let writes = rows.first { $0.executor == kind.rawValue && $0.metric == "writes" }?.statistics?.median
+            let lost = rows.first { $0.executor == kind.rawValue && $0.metric == .lostWrites }?.statistics?.median
+            let writes = rows.first { $0.executor == kind.rawValue && $0.metric == .writes }?.statistics?.median
             #expect(lost == 0, "\(kind.rawValue) lost \(lost ?? -1) writes")
             #expect(writes == 10_000)
         }

@@ -13,7 +13,7 @@ struct SummaryTableTests {
         statistics.p10 = p10
         return ResultRow(
             runID: "r", suite: "latency", workload: workload, strategy: strategy, executor: "main-actor", objects: objects, subscribers: 0, concurrency: 1,
-            metric: Metric.latency.name, unit: Metric.latency.unit, statistics: statistics)
+            metric: .latency, unit: Metric.latency.unit, statistics: statistics)
     }
 
     @Test("a table wider than 120 columns prints in parts that each fit and repeat the row label")
@@ -98,7 +98,7 @@ struct SummaryTableTests {
         func counted(_ strategy: String, _ layouts: [Double]) -> ResultRow {
             ResultRow(
                 runID: "r", suite: "latency", workload: "read-untracked", strategy: strategy, executor: "main-actor", objects: 1_000, subscribers: 0, concurrency: 1,
-                metric: Metric.instructions.name, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
+                metric: .instructions, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
         }
         let timed = [Self.latencyRow("read-untracked", "plain", median: 4, p10: 3), Self.latencyRow("read-untracked", "observable", median: 27, p10: 25)]
         #expect(SummaryTable.latencyTables(of: .latency, rows: timed, strategies: ["plain", "observable"])[0].heading == "latency — median ns/op (net of plain, × plain)")
@@ -115,7 +115,7 @@ struct SummaryTableTests {
             let method = records.map { Counted.drawnNote(records: $0) + ", (Ir at 80 ops − Ir at 20) / 60 on each" } ?? "(Ir at 600 ops − Ir at 200) / 400, 3 repeats"
             return ResultRow(
                 runID: "r", suite: "latency", workload: "write-observed", strategy: strategy, executor: "main-actor", objects: 1_000, subscribers: 0, concurrency: 1,
-                metric: Metric.instructions.name, unit: Metric.instructions.unit, statistics: Statistics([value, value]), note: "Callgrind, every thread; \(method)",
+                metric: .instructions, unit: Metric.instructions.unit, statistics: Statistics([value, value]), note: "Callgrind, every thread; \(method)",
                 rounds: 2)
         }
         let rows = [counted("plain", 600, records: 80), counted("grdb-queue", 60_000, records: nil)]

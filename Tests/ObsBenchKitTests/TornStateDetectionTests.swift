@@ -17,7 +17,7 @@ struct TornStateDetectionTests {
     }
 
     static func value(_ rows: [ResultRow], _ metric: Metric) -> Double? {
-        rows.first { $0.metric == metric.name }?.value
+        rows.first { $0.metric == metric }?.value
     }
 
     @Test(
@@ -38,7 +38,7 @@ struct TornStateDetectionTests {
     func wholeStoreIsNotFlagged(writers: Int) async throws {
         let rows = try await Self.run(StrategyEntry(CommitTestStore<WholeCommits>.self), writers: writers, views: .oneObservation)
         #expect(Self.value(rows, .transactions) == Double(writers * InvariantWorkload.commitsPerWriter(quick: true)))
-        #expect(Self.value(rows, .tornObservations) == 0, "\(rows.first { $0.metric == Metric.tornObservations.name }?.note ?? "")")
+        #expect(Self.value(rows, .tornObservations) == 0, "\(rows.first { $0.metric == .tornObservations }?.note ?? "")")
         // The zero means something: the view re-ran.
         #expect(try #require(Self.value(rows, .rerunsPerTransaction)) > 0)
     }
@@ -47,7 +47,7 @@ struct TornStateDetectionTests {
     func viewsThatNeverRanCheckNothing() async throws {
         let rows = try await Self.run(StrategyEntry(PlainStrategy.self), writers: 1, views: .oneObservation)
         #expect(Self.value(rows, .rerunsPerTransaction) == 0)
-        let torn = try #require(rows.first { $0.metric == Metric.tornObservations.name })
+        let torn = try #require(rows.first { $0.metric == .tornObservations })
         #expect(torn.value == 0)
         #expect(torn.note.contains("the views never re-ran, so nothing was checked"))
     }

@@ -16,14 +16,14 @@ struct UncertainFiguresTests {
         (statistics.ci95Low, statistics.ci95High, statistics.p10) = (low, high, low)
         return ResultRow(
             runID: "r", suite: suite, workload: workload, strategy: strategy, executor: "main-actor", objects: 1_000, subscribers: subscribers, concurrency: 1,
-            metric: Metric.latency.name, unit: Metric.latency.unit, statistics: statistics)
+            metric: .latency, unit: Metric.latency.unit, statistics: statistics)
     }
 
     /// An instruction count over layouts (its interval is their range).
     static func counted(_ workload: String, _ strategy: String, _ layouts: [Double]) -> ResultRow {
         ResultRow(
             runID: "r", suite: "latency", workload: workload, strategy: strategy, executor: "main-actor", objects: 1_000, subscribers: 0, concurrency: 1,
-            metric: Metric.instructions.name, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
+            metric: .instructions, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
     }
 
     static func cells(_ table: SummaryTable) -> [String: [String: String]] {

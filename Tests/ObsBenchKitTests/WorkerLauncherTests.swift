@@ -44,9 +44,9 @@ struct WorkerLauncherTests {
     @Test("a worker's valid rows and samples are read back")
     func success() async throws {
         let row = ResultRow(
-            runID: "r", suite: "latency", workload: "read-untracked", strategy: "plain", executor: "main-actor", objects: 10, subscribers: 0, concurrency: 1, metric: "latency",
+            runID: "r", suite: "latency", workload: "read-untracked", strategy: "plain", executor: "main-actor", objects: 10, subscribers: 0, concurrency: 1, metric: .latency,
             unit: "ns/op", statistics: Statistics([1, 2, 3]))
-        let sample = SampleRow(runID: "r", suite: "latency", workload: "read-untracked", strategy: "plain", metric: "latency", unit: "ns/op", index: 0, value: 2)
+        let sample = SampleRow(runID: "r", suite: "latency", workload: "read-untracked", strategy: "plain", metric: .latency, unit: "ns/op", index: 0, value: 2)
         let rows = (CSV.line(ResultRow.columns) + CSV.line(row.fields)).replacingOccurrences(of: "'", with: "'\\''")
         let samples = (CSV.line(SampleRow.columns) + CSV.line(sample.fields)).replacingOccurrences(of: "'", with: "'\\''")
         let outcome = await launch("printf '%s' '\(rows)' > \"$2\"; printf '%s' '\(samples)' > \"$4\"")

@@ -56,7 +56,7 @@ public struct TrackerExport: Sendable {
     public init(rows allRows: [ResultRow]) {
         rows = allRows.filter { row in
             guard !row.isError, row.statistics != nil else { return false }
-            if case .informational = Metric.gate(of: row.metric) { return false }
+            if case .informational = row.metric.gate { return false }
             return true
         }
         skipped = allRows.count - rows.count
@@ -83,7 +83,7 @@ public struct TrackerExport: Sendable {
         var benchmarks: [String: [String: BencherMetric]] = [:]
         for row in rows {
             let interval = row.interval
-            benchmarks[RowKey(row).benchmark, default: [:]][row.metric] = BencherMetric(value: row.value!, lowerValue: interval?.low, upperValue: interval?.high)
+            benchmarks[RowKey(row).benchmark, default: [:]][row.metric.name] = BencherMetric(value: row.value!, lowerValue: interval?.low, upperValue: interval?.high)
         }
         return benchmarks
     }

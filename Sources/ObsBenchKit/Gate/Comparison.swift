@@ -89,7 +89,7 @@ public struct RunComparison: Sendable {
         let base = Self.index(baseline, policy: policy)
         let now = Self.index(current, policy: policy)
         func layouts(_ index: [RowKey: Measured]) -> Int? {
-            index.values.filter { $0.row.metric == Metric.instructions.name }.map { max($0.roundMedians.count, 1) }.max()
+            index.values.filter { $0.row.metric == .instructions }.map { max($0.roundMedians.count, 1) }.max()
         }
         if let old = layouts(base), let new = layouts(now) { layoutsPerRow = (old, new) }
         let unmeasuredNow = Self.unmeasured(current)
@@ -106,7 +106,7 @@ public struct RunComparison: Sendable {
         var mostRounds: (Int, Int)?
         for (key, old) in base {
             guard let new = now[key] else {
-                if case .informational = GatePolicy.metricClass(old.row.metric) {
+                if case .informational = old.row.metric.gate {
                     // Reported, never judged, and some have no value when an input came out at
                     // zero (a throughput, a growth fit): a crash shows in the gated rows.
                     comparisons.append(
@@ -193,7 +193,7 @@ public struct RunComparison: Sendable {
     static func index(_ run: RunResults, policy: GatePolicy) -> [RowKey: Measured] {
         var floors: [String: Double] = [:]
         if policy.normalizeToPlain {
-            for row in run.rows where row.strategy == RowKey.floorStrategy && row.metric == Metric.latency.name {
+            for row in run.rows where row.strategy == RowKey.floorStrategy && row.metric == .latency {
                 if let median = row.statistics?.median, median > 0 { floors[RowKey(row).plainFloor] = median }
             }
         }
@@ -210,7 +210,7 @@ public struct RunComparison: Sendable {
                 return (round.key, Statistics.percentile(values.sorted(), 0.5))
             }
             var roundMedians = ordered.map(\.1)
-            if policy.normalizeToPlain, GatePolicy.metricClass(row.metric) == .timing {
+            if policy.normalizeToPlain, row.metric.gate == .timing {
                 guard let floor = floors[key.plainFloor] else { continue }
                 value /= floor
                 roundMedians = roundMedians.map { $0 / floor }
@@ -233,7 +233,7 @@ public struct RunComparison: Sendable {
 
     static func compare(key: RowKey, _ old: Measured, _ new: Measured, policy: GatePolicy, asynchronous: Bool) -> (MetricComparison, TimingTest) {
         var result = MetricComparison(
-            rowKey: key, unit: policy.normalizeToPlain && GatePolicy.metricClass(old.row.metric) == .timing ? "× plain" : old.row.unit,
+            rowKey: key, unit: policy.normalizeToPlain && old.row.metric.gate == .timing ? "× plain" : old.row.unit,
             baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
         var test = TimingTest()
         // Samples of a run made before they carried the full key that match several rows are no
@@ -248,7 +248,7 @@ public struct RunComparison: Sendable {
         let notAttributed =
             side.isEmpty
             ? "" : "\(side) samples.csv predates samples' full key (no executor, objects or concurrency column), and its samples of this row match other rows too"
-        switch GatePolicy.metricClass(old.row.metric) {
+        switch old.row.metric.gate {
         case .informational(let why):
             result.verdict = .informational
             result.reason = why

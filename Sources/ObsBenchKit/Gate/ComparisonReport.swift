@@ -41,12 +41,12 @@ public struct ComparisonReport: Sendable {
                         : " (\(oneLayout) row(s) with one layout on a side: ±\(NumberFormat.percent(policy.singleLayoutInstructionTolerance)) synchronous, ±\(NumberFormat.percent(policy.singleLayoutAsynchronousInstructionTolerance)) asynchronous and hops)")
             )
         }
-        if rows.contains(where: { $0.inBothRuns && GatePolicy.metricClass($0.rowKey.metric) == .count }) {
+        if rows.contains(where: { $0.inBothRuns && $0.rowKey.metric.gate == .count }) {
             tolerances.append(
                 "exact counts may not grow"
                     + (policy.gatesAsynchronousCounts ? " (asynchronous: +\(NumberFormat.percent(policy.asynchronousCountTolerance)))" : " (asynchronous: reported only)"))
         }
-        if rows.contains(where: { $0.inBothRuns && GatePolicy.metricClass($0.rowKey.metric) == .timing }) {
+        if rows.contains(where: { $0.inBothRuns && $0.rowKey.metric.gate == .timing }) {
             tolerances.append(policy.gatesTimings ? "timings +\(NumberFormat.percent(policy.timingThreshold)) and significant" : "timings reported only")
         }
         let informational = rows.filter { $0.verdict == .informational }.count

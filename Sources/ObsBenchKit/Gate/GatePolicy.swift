@@ -132,14 +132,9 @@ public struct GatePolicy: Sendable {
     /// them), so a change is tested across processes: each round's median is one observation.
     public static let minimumRounds = 4
 
-    /// How the gate treats the metric called `metric` (see `Metric`).
-    public static func metricClass(_ metric: String) -> Metric.GateTreatment {
-        Metric.gate(of: metric)
-    }
-
     /// The timing threshold for one row.
-    public func threshold(workload: String, metric: String) -> Double {
-        timingThresholds["\(workload)/\(metric)"] ?? timingThresholds[metric] ?? timingThreshold
+    public func threshold(workload: String, metric: Metric) -> Double {
+        timingThresholds["\(workload)/\(metric.name)"] ?? timingThresholds[metric.name] ?? timingThreshold
     }
 
     /// How far an instruction count may move: wider for a row that counts other threads whose

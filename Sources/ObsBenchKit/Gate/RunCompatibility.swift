@@ -11,9 +11,9 @@ public enum RunCompatibility {
             if a != b { problems.append("\(what): the baseline's is \(a), the run's is \(b)") }
         }
         let shared = sharedMetrics(baseline.rows, current.rows)
-        let judgesInstructions = shared.contains { Metric.gate(of: $0) == .instructions }
-        let judgesTimings = policy.gatesTimings && shared.contains { Metric.gate(of: $0) == .timing }
-        let judgesCounts = shared.contains { Metric.gate(of: $0) == .count }
+        let judgesInstructions = shared.contains { $0.gate == .instructions }
+        let judgesTimings = policy.gatesTimings && shared.contains { $0.gate == .timing }
+        let judgesCounts = shared.contains { $0.gate == .count }
 
         let oldMeasures = Set(old.measuresOrDefault), newMeasures = Set(new.measuresOrDefault)
         if oldMeasures.isDisjoint(with: newMeasures) {
@@ -53,7 +53,7 @@ public enum RunCompatibility {
         return problems
     }
 
-    static func sharedMetrics(_ a: [ResultRow], _ b: [ResultRow]) -> Set<String> {
+    static func sharedMetrics(_ a: [ResultRow], _ b: [ResultRow]) -> Set<Metric> {
         Set(a.filter { !$0.isError }.map(\.metric)).intersection(b.filter { !$0.isError }.map(\.metric))
     }
 

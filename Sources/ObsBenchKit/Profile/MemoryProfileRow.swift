@@ -53,7 +53,7 @@ public struct MemoryProfileRow: Sendable, Equatable {
 
     /// Whether a memory metric's figure is a number of allocations (its sites are summed by
     /// their allocations) rather than of bytes.
-    public static func countsAllocations(metric: String) -> Bool { metric.contains("allocations") }
+    public static func countsAllocations(metric: Metric) -> Bool { metric.name.contains("allocations") }
 
     /// The header of `memprofile.csv`, in order.
     public static let columns = [
@@ -64,7 +64,7 @@ public struct MemoryProfileRow: Sendable, Equatable {
     public var fields: [String] {
         func number(_ value: Double?) -> String { value.map { NumberFormat.csv(($0 * 1_000).rounded() / 1_000) } ?? "" }
         return [
-            key.suite, key.workload, key.strategy, key.executor, String(key.objects), String(key.subscribers), key.metric, key.unit,
+            key.suite, key.workload, key.strategy, key.executor, String(key.objects), String(key.subscribers), key.metric.name, key.unit,
             group.rawValue, site, caller, number(bytesPerUnit), number(allocationsPerUnit), object,
         ]
     }
@@ -99,7 +99,7 @@ public struct MemoryProfileRow: Sendable, Equatable {
                 return value
             }
             let key = RowKey(
-                suite: fields[0], workload: fields[1], strategy: fields[2], executor: fields[3], metric: fields[6], unit: fields[7],
+                suite: fields[0], workload: fields[1], strategy: fields[2], executor: fields[3], metric: Metric.named(fields[6], unit: fields[7]), unit: fields[7],
                 objects: objects, subscribers: subscribers, concurrency: 1)
             return MemoryProfileRow(
                 key: key, group: group, site: fields[9], caller: fields[10], bytesPerUnit: try number(11), allocationsPerUnit: try number(12), object: fields[13])

@@ -91,7 +91,7 @@ public struct MemoryProfileSummary: Sendable {
     /// Whether `key`'s figure repeats between processes: a strategy that delivers synchronously
     /// (or an unknown one, held to the rule), or no strategy with an exact count.
     static func holds(_ key: RowKey, metadata: RunMetadata?) -> Bool {
-        if key.strategy == RowKey.noStrategy { return Metric.gate(of: key.metric) == .count }
+        if key.strategy == RowKey.noStrategy { return key.metric.gate == .count }
         return RunMetadata.descriptor(of: key.strategy, in: [metadata])?.capabilities.delivery != .asynchronous
     }
 

@@ -15,7 +15,7 @@ public struct ProfileManifest: Codable, Sendable, Equatable {
 
         public var key: RowKey {
             RowKey(
-                suite: suite, workload: workload, strategy: strategy, executor: executor, metric: Metric.instructions.name, unit: Metric.instructions.unit,
+                suite: suite, workload: workload, strategy: strategy, executor: executor, metric: .instructions, unit: Metric.instructions.unit,
                 objects: objects, subscribers: subscribers, concurrency: concurrency)
         }
     }
@@ -51,7 +51,7 @@ public struct ProfileManifest: Codable, Sendable, Equatable {
                 throw ProfileError.unreadableManifest(file: file, reason: "\(error)")
             }
         } catch {
-            let counted = rows.filter { $0.metric == Metric.instructions.name }
+            let counted = rows.filter { $0.metric == .instructions }
             return ([], counted.map { ProfileRow.error(key: RowKey($0), message: "\(error)") })
         }
         var profiles: [OperationProfile] = []

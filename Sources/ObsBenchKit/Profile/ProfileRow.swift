@@ -60,7 +60,7 @@ public struct ProfileRow: Sendable, Equatable {
     /// The `instructions` row of `results.csv` this profile divides.
     public var key: RowKey {
         RowKey(
-            suite: suite, workload: workload, strategy: strategy, executor: executor, metric: Metric.instructions.name, unit: Metric.instructions.unit,
+            suite: suite, workload: workload, strategy: strategy, executor: executor, metric: .instructions, unit: Metric.instructions.unit,
             objects: objects, subscribers: subscribers, concurrency: concurrency)
     }
 
@@ -115,7 +115,7 @@ public struct ProfileRow: Sendable, Equatable {
                 return value
             }
             let key = RowKey(
-                suite: fields[0], workload: fields[1], strategy: fields[2], executor: fields[3], metric: Metric.instructions.name, unit: Metric.instructions.unit,
+                suite: fields[0], workload: fields[1], strategy: fields[2], executor: fields[3], metric: .instructions, unit: Metric.instructions.unit,
                 objects: objects, subscribers: subscribers, concurrency: concurrency)
             return ProfileRow(
                 key: key, group: group, function: fields[6], selfPerOperation: try number(7), inclusivePerOperation: try number(8), object: fields[11],

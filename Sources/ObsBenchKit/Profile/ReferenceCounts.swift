@@ -153,12 +153,12 @@ extension ReferenceCounts {
     /// call counts for: the same row key apart from the metric, in the same worker's run.
     public static func rows(profiles: [OperationProfile], counted rows: [ResultRow]) -> [ResultRow] {
         let byKey = Dictionary(profiles.compactMap { profile in profile.referenceCounts.map { (profile.key, $0) } }, uniquingKeysWith: { first, _ in first })
-        return rows.filter { $0.metric == Metric.instructions.name }.flatMap { row -> [ResultRow] in
+        return rows.filter { $0.metric == .instructions }.flatMap { row -> [ResultRow] in
             guard let counts = byKey[RowKey(row)] else { return [] }
             return [(Metric.retains, counts.retains), (Metric.releases, counts.releases)].map { metric, value in
                 ResultRow(
                     runID: row.runID, suite: row.suite, workload: row.workload, strategy: row.strategy, executor: row.executor, objects: row.objects,
-                    subscribers: row.subscribers, concurrency: row.concurrency, metric: metric.name, unit: metric.unit, statistics: Statistics(exact: value),
+                    subscribers: row.subscribers, concurrency: row.concurrency, metric: metric, unit: metric.unit, statistics: Statistics(exact: value),
                     note: counts.note, rounds: row.rounds)
             }
         }

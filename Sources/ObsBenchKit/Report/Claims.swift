@@ -46,7 +46,7 @@ public struct ClaimsFile: Codable, Sendable {
                 let rerun = requirements.contains { requirement in
                     let row = requirement.row
                     return row.suite == check.row.suite && row.workload == check.row.workload && row.strategy == check.row.strategy
-                        && row.metric == Metric.rerunsPerTransaction.name && requirement.minus == nil && requirement.excludesZero
+                        && row.metric == .rerunsPerTransaction && requirement.minus == nil && requirement.excludesZero
                 }
                 guard rerun else {
                     throw ClaimsError(
@@ -58,9 +58,7 @@ public struct ClaimsFile: Codable, Sendable {
     }
 
     /// The metrics that count torn states: zero of them says something only if the views re-ran.
-    static let tornMetrics: Set<String> = [
-        Metric.tornObservations.name, Metric.tornPer1000Transactions.name, Metric.combinedTornObservations.name, Metric.combinedTornPer1000Transactions.name,
-    ]
+    static let tornMetrics: Set<Metric> = [.tornObservations, .tornPer1000Transactions, .combinedTornObservations, .combinedTornPer1000Transactions]
 }
 
 /// Why the claims file cannot be used, or why a claim's number could not be measured.
@@ -126,7 +124,8 @@ public struct RowSelector: Codable, Sendable, CustomStringConvertible {
     public var suite: String
     public var workload: String
     public var strategy: String
-    public var metric: String
+    /// Decoded by name (``Metric/named(_:unit:)``).
+    public var metric: Metric
     public var executor: String?
     public var objects: Int?
     public var subscribers: Int?
@@ -144,8 +143,9 @@ public struct RowSelector: Codable, Sendable, CustomStringConvertible {
 
     /// The matching row with a value, or why there is none.
     func select(from rows: [ResultRow]) -> Result<ResultRow, ClaimsError> {
-        var query = RowQuery(suite: suite, workload: workload, strategy: strategy, executor: executor, objects: objects, subscribers: subscribers, concurrency: concurrency)
-        query.metric = metric
+        let query = RowQuery(
+            suite: suite, workload: workload, strategy: strategy, executor: executor, metric: metric, objects: objects, subscribers: subscribers,
+            concurrency: concurrency)
         let matching = rows.matching(query)
         let chosen: ResultRow?
         switch largest {

@@ -22,12 +22,12 @@ public struct ProfileGuide: Sendable {
     public struct Need: Sendable, Hashable, CustomStringConvertible {
         public var suite: String
         public var workload: String
-        public var metric: String
+        public var metric: Metric
 
         public init(_ suite: Suite, _ workload: String, _ metric: Metric) {
             self.suite = suite.name
             self.workload = workload
-            self.metric = metric.name
+            self.metric = metric
         }
 
         public var description: String { "\(suite)/\(workload) \(metric)" }
@@ -194,9 +194,7 @@ public struct ProfileGuide: Sendable {
 
         /// Rows of `need` for `strategy` that have a value.
         func measured(_ need: Need, _ strategy: String) -> [ResultRow] {
-            var query = RowQuery(suite: need.suite, workload: need.workload, strategy: strategy, valued: true)
-            query.metric = need.metric
-            return rows.matching(query)
+            rows.matching(RowQuery(suite: need.suite, workload: need.workload, strategy: strategy, metric: need.metric, valued: true))
         }
 
         /// The value of `need` for `strategy`, at a sweep point where given (else its first row).

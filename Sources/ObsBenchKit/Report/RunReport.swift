@@ -221,14 +221,14 @@ public struct RunReport: Sendable {
         for strategy in strategies {
             for (label, workload, metric, subscribers) in profiledMemory {
                 let candidates = summary.rows.filter {
-                    $0.key.strategy == strategy && $0.key.workload == workload && $0.key.metric == metric.name && (subscribers == nil || $0.key.subscribers == subscribers)
+                    $0.key.strategy == strategy && $0.key.workload == workload && $0.key.metric == metric && (subscribers == nil || $0.key.subscribers == subscribers)
                 }
                 guard let row = candidates.min(by: { $0.key.objects < $1.key.objects }) else { continue }
                 if let error = row.error {
                     table.append([strategy, label, "—", "no profile: \(error)"])
                     continue
                 }
-                let isCount = MemoryProfileRow.countsAllocations(metric: metric.name)
+                let isCount = MemoryProfileRow.countsAllocations(metric: metric)
                 func value(_ number: Double) -> String { isCount ? NumberFormat.count(number) : NumberFormat.bytes(number) }
                 let sites = row.sites.filter { abs($0.figure ?? 0) >= (isCount ? 0.005 : 0.05) }.prefix(3).map { site in
                     let caller = site.caller.isEmpty ? "" : " (\(ProfileSummary.shortName(site.caller, width: 40)))"

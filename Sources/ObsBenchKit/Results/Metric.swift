@@ -1,7 +1,18 @@
 /// A kind of number in `results.csv`: its name in the `metric` column, its unit, and how the gate
 /// judges it (as package-benchmark's `BenchmarkMetric` does). Every metric a workload writes is a
-/// static here and in `Metric.all`; a name it does not know (an older run's) is an exact count.
-public struct Metric: Sendable, Hashable {
+/// static here and in `Metric.all`. Rows, samples, keys and queries hold a `Metric`, never its name:
+///
+/// ```swift
+/// rows.first(RowQuery(suite: "latency", strategy: "observable", metric: .instructions))
+/// row.metric == .latency            // two metrics are the same when their names are
+/// Metric.named("instructions")      // .instructions, as a CSV reader decodes the column
+/// Metric.named("cpu_seconds")       // a name this version does not list: an exact count
+/// ```
+///
+/// A name this version does not list (a later or earlier version's, read from its CSV) decodes to
+/// a metric of that name that the gate treats as an exact count (``named(_:unit:)``), and is
+/// written back under the same name.
+public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     public var name: String
     public var unit: String
     public var gate: GateTreatment
@@ -40,6 +51,32 @@ public struct Metric: Sendable, Hashable {
         self.gate = gate
     }
 
+    /// The metric called `name` in a CSV file: the listed one, else (a name from another version)
+    /// one of that name and `unit`, judged as an exact count.
+    public static func named(_ name: String, unit: String = "") -> Metric {
+        all[name] ?? (name == error.name ? error : Metric(name, unit: unit, gate: .count))
+    }
+
+    /// Two metrics are the same when their names are: a name is what a CSV file holds.
+    public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    /// The name, as the `metric` column and the gate's report print it.
+    public var description: String { name }
+
+    /// Encoded as its name (a `RowKey` in JSON), decoded by ``named(_:unit:)``.
+    public init(from decoder: any Decoder) throws {
+        self = Self.named(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+
+    /// The `metric` of a row saying a worker failed (``ResultRow/error(runID:suite:strategy:message:)``).
+    public static let error = Metric("error", unit: "", gate: .informational("a worker failed: its note says why, and its rows are missing"))
+
     // Reasons shared by several informational metrics.
     private static let emptyLoop = GateTreatment.informational("the harness's empty loop")
     private static let derivedFromTimings = GateTreatment.informational("derived from timings; the timings are gated")
@@ -61,8 +98,8 @@ public struct Metric: Sendable, Hashable {
     /// The metrics of the instruction mode: counted under Callgrind, one worker per memory layout.
     /// (A counted sweep's b, ``instructionsPerView``, is one of them: its layouts' mean is the b of
     /// their mean counts.)
-    public static var countedUnderCallgrind: Set<String> {
-        [instructions.name, instructionLoopOverhead.name, estimatedCycles.name, instructionsPerView.name, l1Misses.name, lastLevelMisses.name]
+    public static var countedUnderCallgrind: Set<Metric> {
+        [instructions, instructionLoopOverhead, estimatedCycles, instructionsPerView, l1Misses, lastLevelMisses]
     }
     /// iai-callgrind's cycle estimate from Callgrind's simulated caches.
     public static let estimatedCycles = Metric("estimated_cycles", unit: "cycles/op", gate: .informational("an estimate from simulated caches; the instruction count is gated"))
@@ -214,8 +251,4 @@ public struct Metric: Sendable, Hashable {
             poolThreadsObserved, voluntarySwitchesPer1000Items,
         ] as [Metric]).map { ($0.name, $0) })
 
-    /// How the gate treats the metric called `name`: listed, or else an exact count.
-    public static func gate(of name: String) -> GateTreatment {
-        all[name]?.gate ?? .count
-    }
 }

@@ -3,7 +3,7 @@ extension SummaryTable {
     /// ``Metric/releases``), one column per workload in the order the rows name them, "41 / 49" a
     /// cell; no table when the run counted no instructions.
     static func referenceCountTables(of suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
-        let counted = allRows.filter { $0.suite == suite.name && ($0.metric == Metric.retains.name || $0.metric == Metric.releases.name) && $0.statistics != nil }
+        let counted = allRows.filter { $0.suite == suite.name && ($0.metric == .retains || $0.metric == .releases) && $0.statistics != nil }
         guard !counted.isEmpty else { return [] }
         var workloads: [String] = []
         for row in counted where !workloads.contains(row.workload) { workloads.append(row.workload) }

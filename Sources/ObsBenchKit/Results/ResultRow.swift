@@ -12,8 +12,8 @@ public struct ResultRow: Sendable, Equatable {
     public var objects: Int
     public var subscribers: Int
     public var concurrency: Int
-    /// What was measured, e.g. `latency`; `error` for a worker that failed (see `note`).
-    public var metric: String
+    /// What was measured, e.g. ``Metric/latency``; ``Metric/error`` for a worker that failed (see `note`).
+    public var metric: Metric
     /// The unit of every statistic in the row, e.g. `ns/op`.
     public var unit: String
     public var statistics: Statistics?
@@ -27,7 +27,7 @@ public struct ResultRow: Sendable, Equatable {
     public var profileDumps: ProfileDumps?
 
     public init(
-        runID: String, suite: String, workload: String, strategy: String, executor: String, objects: Int, subscribers: Int, concurrency: Int, metric: String, unit: String,
+        runID: String, suite: String, workload: String, strategy: String, executor: String, objects: Int, subscribers: Int, concurrency: Int, metric: Metric, unit: String,
         statistics: Statistics?, note: String = "", rounds: Int = 1
     ) {
         self.runID = runID
@@ -55,11 +55,11 @@ public struct ResultRow: Sendable, Equatable {
     /// A row saying a worker failed: no statistics, the reason in `note`.
     public static func error(runID: String, suite: String, strategy: String, message: String) -> ResultRow {
         ResultRow(
-            runID: runID, suite: suite, workload: RowKey.allWorkloads, strategy: strategy, executor: "", objects: 0, subscribers: 0, concurrency: 0, metric: "error", unit: "",
+            runID: runID, suite: suite, workload: RowKey.allWorkloads, strategy: strategy, executor: "", objects: 0, subscribers: 0, concurrency: 0, metric: .error, unit: "",
             statistics: nil, note: message)
     }
 
-    public var isError: Bool { metric == "error" }
+    public var isError: Bool { metric == .error }
 
     /// The row's value, the one tables, charts and the gate use: the median of its samples; for a
     /// count made under Callgrind in several memory layouts (``LayoutSeed``), the mean of the
@@ -102,7 +102,7 @@ public struct ResultRow: Sendable, Equatable {
     /// in its note, drawn without a bar (plot-scripts/plot.py applies the same rule), and never a
     /// ratio's floor. Instruction counts are exact and never are.
     public var isIndistinguishableFromEmptyLoop: Bool {
-        guard metric == Metric.latency.name, let statistics else { return false }
+        guard metric == .latency, let statistics else { return false }
         return statistics.p10 <= 0 && statistics.median < Self.indistinguishableBelowNanoseconds
     }
 
@@ -130,7 +130,7 @@ public struct ResultRow: Sendable, Equatable {
         func number(_ value: Double?) -> String { value.map(NumberFormat.csv) ?? "" }
         return [
             runID, suite, workload, strategy, executor, String(objects), String(subscribers), String(concurrency),
-            metric, unit, stats.map { String($0.count) } ?? "0",
+            metric.name, unit, stats.map { String($0.count) } ?? "0",
             number(stats?.median), number(stats?.p10), number(stats?.p90), number(stats?.p99),
             number(stats?.min), number(stats?.max), number(stats?.mean), number(stats?.ci95Low), number(stats?.ci95High),
             note, String(rounds),

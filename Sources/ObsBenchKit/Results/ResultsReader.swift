@@ -87,7 +87,7 @@ public enum ResultsReader {
         return ResultRow(
             runID: fields[0], suite: fields[1], workload: fields[2], strategy: fields[3], executor: fields[4],
             objects: try integer(5), subscribers: try integer(6), concurrency: try integer(7),
-            metric: fields[8], unit: fields[9], statistics: statistics,
+            metric: Metric.named(fields[8], unit: fields[9]), unit: fields[9], statistics: statistics,
             note: fields.count > 20 ? fields[20] : "",
             rounds: fields.count > 21 ? try integer(21) : 1
         )

@@ -9,10 +9,12 @@ import ObservationStrategies
 /// RowKey(row).benchmark    // "latency/write-observed/published objects=1000 S=1 c=1"
 /// ```
 public struct RowKey: Hashable, Sendable, Codable, CustomStringConvertible {
-    public var suite, workload, strategy, executor, metric, unit: String
+    public var suite, workload, strategy, executor: String
+    public var metric: Metric
+    public var unit: String
     public var objects, subscribers, concurrency: Int
 
-    public init(suite: String, workload: String, strategy: String, executor: String, metric: String, unit: String, objects: Int, subscribers: Int, concurrency: Int) {
+    public init(suite: String, workload: String, strategy: String, executor: String, metric: Metric, unit: String, objects: Int, subscribers: Int, concurrency: Int) {
         self.suite = suite
         self.workload = workload
         self.strategy = strategy

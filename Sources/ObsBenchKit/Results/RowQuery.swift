@@ -8,9 +8,8 @@
 /// ```
 public struct RowQuery: Sendable, Equatable {
     public var suite, workload, strategy, executor: String?
-    /// The metric's name (``Metric/name``); an error row's metric is `error`, so a query naming a
-    /// metric never finds one.
-    public var metric: String?
+    /// An error row's metric is ``Metric/error``, so a query naming another metric never finds one.
+    public var metric: Metric?
     public var objects, subscribers, concurrency: Int?
     /// Only rows with a value (``ResultRow/value``): not an error row, nor one that measured nothing.
     public var valued: Bool
@@ -23,7 +22,7 @@ public struct RowQuery: Sendable, Equatable {
         self.workload = workload
         self.strategy = strategy
         self.executor = executor
-        self.metric = metric?.name
+        self.metric = metric
         self.objects = objects
         self.subscribers = subscribers
         self.concurrency = concurrency

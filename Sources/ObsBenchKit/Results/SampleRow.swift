@@ -10,7 +10,7 @@ public struct SampleRow: Sendable, Equatable {
     public var suite: String
     public var workload: String
     public var strategy: String
-    public var metric: String
+    public var metric: Metric
     public var unit: String
     public var index: Int
     public var value: Double
@@ -36,7 +36,7 @@ public struct SampleRow: Sendable, Equatable {
 
     /// A sample with a partial key, as a `samples.csv` without the executor, objects and
     /// concurrency columns gives it.
-    public init(runID: String, suite: String, workload: String, strategy: String, metric: String, unit: String, index: Int, value: Double, round: Int = 1, subscribers: Int = 0) {
+    public init(runID: String, suite: String, workload: String, strategy: String, metric: Metric, unit: String, index: Int, value: Double, round: Int = 1, subscribers: Int = 0) {
         self.runID = runID
         self.suite = suite
         self.workload = workload
@@ -87,7 +87,7 @@ public struct SampleRow: Sendable, Equatable {
     /// The sample as a line of `samples.csv`; a partial key's missing columns are empty.
     public var fields: [String] {
         [
-            runID, suite, workload, strategy, metric, unit, String(index), NumberFormat.csv(value), String(round), String(subscribers), executor ?? "",
+            runID, suite, workload, strategy, metric.name, unit, String(index), NumberFormat.csv(value), String(round), String(subscribers), executor ?? "",
             objects.map(String.init) ?? "", concurrency.map(String.init) ?? "",
         ]
     }
@@ -139,7 +139,8 @@ public struct SampleAttribution: Sendable {
 
     /// What tied a sample to its row before samples carried the full key.
     struct PartialKey: Hashable {
-        var suite, workload, strategy, metric: String
+        var suite, workload, strategy: String
+        var metric: Metric
         var subscribers: Int
 
         init(_ sample: SampleRow) {

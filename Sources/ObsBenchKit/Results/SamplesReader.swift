@@ -42,7 +42,8 @@ public enum SamplesReader {
                 throw ResultsReader.ReadError(file: file, line: record.line, reason: "subscribers '\(fields[9])' is not a count")
             }
             var sample = SampleRow(
-                runID: fields[0], suite: fields[1], workload: fields[2], strategy: fields[3], metric: fields[4], unit: fields[5], index: index, value: value, round: round,
+                runID: fields[0], suite: fields[1], workload: fields[2], strategy: fields[3], metric: Metric.named(fields[4], unit: fields[5]), unit: fields[5], index: index,
+                value: value, round: round,
                 subscribers: subscribers)
             // The full key, or (a sample merged from a file without it) none: all three empty.
             if count > SampleRow.partialKeyColumns, fields[10...12].contains(where: { !$0.isEmpty }) {

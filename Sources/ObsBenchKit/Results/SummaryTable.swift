@@ -34,7 +34,7 @@ public struct SummaryTable: Sendable {
 
     /// The cost measures `suite`'s rows carry, time first; time when there are none yet.
     static func costMeasures(in rows: [ResultRow], suite: String) -> [CostMeasure] {
-        let found = CostMeasure.allCases.filter { measure in rows.contains { $0.suite == suite && $0.metric == measure.metric.name } }
+        let found = CostMeasure.allCases.filter { measure in rows.contains { $0.suite == suite && $0.metric == measure.metric } }
         return found.isEmpty ? [.time] : found
     }
 
@@ -42,7 +42,7 @@ public struct SummaryTable: Sendable {
     /// made in several memory layouts (``ResultRow/isMeanOverLayouts``) "mean Ir/op over 5 layouts".
     static func statistic(_ measures: [CostMeasure], rows: [ResultRow], suite: String) -> String {
         measures.map { measure in
-            let layouts = rows.filter { $0.suite == suite && $0.metric == measure.metric.name && $0.isMeanOverLayouts }.map(\.rounds).max()
+            let layouts = rows.filter { $0.suite == suite && $0.metric == measure.metric && $0.isMeanOverLayouts }.map(\.rounds).max()
             return layouts.map { "mean \(measure.metric.unit) over \($0) layouts" } ?? "median \(measure.metric.unit)"
         }.joined(separator: " · ")
     }

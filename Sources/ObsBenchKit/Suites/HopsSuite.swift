@@ -20,7 +20,7 @@ extension SummaryTable {
         self.suite = suite.name
         let measures = Self.costMeasures(in: allRows, suite: suite.name)
         // The caller counts measured (instruction counts are made at 1 caller only).
-        let measuredCallers = Set(allRows.filter { $0.suite == suite.name && measures.map(\.metric.name).contains($0.metric) }.map(\.concurrency))
+        let measuredCallers = Set(allRows.filter { $0.suite == suite.name && measures.map(\.metric).contains($0.metric) }.map(\.concurrency))
         let concurrencies = RoundTripHopWorkload.concurrencies.filter { measuredCallers.isEmpty || measuredCallers.contains($0) }
         columns = concurrencies.map { $0 == 1 ? "1 caller" : "\($0) callers" }
         unit = "\(Self.statistic(measures, rows: allRows, suite: suite.name)) per round trip per caller (net of default-actor, × default-actor; same callers)"

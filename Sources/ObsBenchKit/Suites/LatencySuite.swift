@@ -30,7 +30,7 @@ extension SummaryTable {
     /// measured.
     static func latencyTables(of suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
         let measures = costMeasures(in: allRows, suite: suite.name)
-        let measured = allRows.filter { $0.suite == suite.name && measures.map(\.metric.name).contains($0.metric) }
+        let measured = allRows.filter { $0.suite == suite.name && measures.map(\.metric).contains($0.metric) }
         // The workloads rows name, in the order they were measured (one workload can write rows
         // for several, as the concrete reference does); the suite's list before any row exists.
         var named: [String] = []

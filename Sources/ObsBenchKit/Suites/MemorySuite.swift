@@ -29,13 +29,13 @@ extension SummaryTable {
         let memory = allRows.filter { $0.suite == suite.name && !$0.isError && $0.statistics != nil }
         func value(_ strategy: String, _ metric: Metric, objects: Int? = nil, subscribers: Int? = nil) -> Double? {
             memory.filter { row in
-                row.strategy == strategy && row.metric == metric.name
+                row.strategy == strategy && row.metric == metric
                     && (objects == nil || row.objects == objects) && (subscribers == nil || row.subscribers == subscribers)
             }.max { $0.objects < $1.objects }?.statistics?.median
         }
-        let largest = memory.filter { $0.metric == Metric.freshBytesPerObject.name }.map(\.objects).max()
-        let viewedAt = memory.filter { $0.metric == Metric.viewedBytesPerObject.name }.map(\.objects).max()
-        let subscribersAt = memory.filter { $0.metric == Metric.bytesPerSubscriber.name }.map(\.subscribers).max()
+        let largest = memory.filter { $0.metric == .freshBytesPerObject }.map(\.objects).max()
+        let viewedAt = memory.filter { $0.metric == .viewedBytesPerObject }.map(\.objects).max()
+        let subscribersAt = memory.filter { $0.metric == .bytesPerSubscriber }.map(\.subscribers).max()
         columns = [
             "B/object" + (largest.map { " (N=\($0))" } ?? ""), "over plain", "all \(largest.map(String.init) ?? "N") objects", "after 1st write",
             "with a view" + (viewedAt.map { " (N=\($0))" } ?? ""), "B/subscriber" + (subscribersAt.map { " (S=\($0))" } ?? ""),
@@ -68,7 +68,7 @@ extension SummaryTable {
             if failed && fresh == nil { cells = cells.map { $0 == "—" ? "error" : $0 } }
             return (strategy, cells)
         }
-        if memory.contains(where: { $0.metric == Metric.peakBytesLeftAfterTeardown.name }) {
+        if memory.contains(where: { $0.metric == .peakBytesLeftAfterTeardown }) {
             footnotes.append("left after tear-down: the most any store size of the sweep left, each against its own start (gated as an exact count)")
         }
         let footprint = IsolationFootprintWorkload.Kind.allCases.compactMap { kind -> String? in

@@ -22,8 +22,8 @@ extension SummaryTable {
     static func scalingTables(of suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
         let measured = allRows.filter { $0.suite == suite.name && !$0.isError }
         // A run that only counted instructions has its own tables (countedScalingTables).
-        if !measured.contains(where: { $0.metric == Metric.latency.name }) && measured.contains(where: { $0.metric == Metric.instructions.name }) { return [] }
-        let largest = measured.filter { $0.metric == Metric.latency.name }.map(\.subscribers).max()
+        if !measured.contains(where: { $0.metric == .latency }) && measured.contains(where: { $0.metric == .instructions }) { return [] }
+        let largest = measured.filter { $0.metric == .latency }.map(\.subscribers).max()
         let columns = suite.workloads.map(\.name)
         func value(_ strategy: String, _ workload: String, _ metric: Metric, subscribers: Int? = nil) -> Double? {
             measured.first(RowQuery(workload: workload, strategy: strategy, metric: metric, subscribers: subscribers))?.value
@@ -40,7 +40,7 @@ extension SummaryTable {
         /// The largest S a sweep reached when it stopped before the run's largest S (its growth
         /// already S^``SubscriberScalingWorkload/stopSlope`` or steeper, the next point costly); nil otherwise.
         func sweptTo(_ strategy: String, _ workload: String) -> Int? {
-            let reached = measured.filter { $0.strategy == strategy && $0.workload == workload && $0.metric == Metric.latency.name }.map(\.subscribers).max()
+            let reached = measured.filter { $0.strategy == strategy && $0.workload == workload && $0.metric == .latency }.map(\.subscribers).max()
             guard let reached, let largest, reached < largest else { return nil }
             return reached
         }
@@ -106,7 +106,7 @@ extension SummaryTable {
     /// by the gate's tolerance for it (``GatePolicy/defaultAsynchronousInstructionTolerance``).
     /// Empty when the run counted nothing.
     static func countedScalingTables(of suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
-        let counted = allRows.filter { $0.suite == suite.name && !$0.isError && $0.metric == Metric.instructions.name && $0.value != nil }
+        let counted = allRows.filter { $0.suite == suite.name && !$0.isError && $0.metric == .instructions && $0.value != nil }
         guard !counted.isEmpty else { return [] }
         let columns = suite.workloads.map(\.name)
         let layouts = counted.filter(\.isMeanOverLayouts).map(\.rounds).max()

@@ -161,7 +161,7 @@ extension WorkloadContext {
     func latencyOutput(workload: String, objects: Int? = nil, subscribers: Int, measured: CostPerOperation, note: String) -> WorkloadOutput {
         func rowKey(_ metric: Metric) -> RowKey {
             RowKey(
-                suite: suite, workload: workload, strategy: strategyName, executor: RowKey.mainActor, metric: metric.name, unit: metric.unit,
+                suite: suite, workload: workload, strategy: strategyName, executor: RowKey.mainActor, metric: metric, unit: metric.unit,
                 objects: objects ?? self.objects, subscribers: subscribers, concurrency: 1)
         }
         func row(_ metric: Metric, _ statistics: Statistics?, _ note: String) -> ResultRow {
@@ -218,7 +218,7 @@ extension WorkloadContext {
     func countRow(workload: String, objects: Int? = nil, subscribers: Int, metric: Metric, value: Double?, note: String) -> ResultRow {
         ResultRow(
             runID: runID, suite: suite, workload: workload, strategy: strategyName, executor: RowKey.mainActor,
-            objects: objects ?? self.objects, subscribers: subscribers, concurrency: 1, metric: metric.name, unit: metric.unit,
+            objects: objects ?? self.objects, subscribers: subscribers, concurrency: 1, metric: metric, unit: metric.unit,
             statistics: value.map { Statistics(exact: $0) }, note: note)
     }
 }

@@ -79,12 +79,12 @@ public struct IsolationFootprintWorkload: Workload {
             let count = Double(Self.instances)
             let bytes = ResultRow(
                 runID: context.runID, suite: context.suite, workload: name, strategy: RowKey.noStrategy, executor: kind.rawValue,
-                objects: Self.instances, subscribers: 0, concurrency: 1, metric: kind.bytesMetric.name, unit: kind.bytesMetric.unit,
+                objects: Self.instances, subscribers: 0, concurrency: 1, metric: kind.bytesMetric, unit: kind.bytesMetric.unit,
                 statistics: Statistics(exact: Double(built.liveBytes) / count),
                 note: "\(Self.instances) instances kept alive: \(built.liveBytes) B; \(context.allocatorNote(probe))")
             let allocations = ResultRow(
                 runID: context.runID, suite: context.suite, workload: name, strategy: RowKey.noStrategy, executor: kind.rawValue,
-                objects: Self.instances, subscribers: 0, concurrency: 1, metric: kind.allocationsMetric.name, unit: kind.allocationsMetric.unit,
+                objects: Self.instances, subscribers: 0, concurrency: 1, metric: kind.allocationsMetric, unit: kind.allocationsMetric.unit,
                 statistics: built.allocations.map { Statistics(exact: Double($0) / count) },
                 note: built.allocations == nil ? "allocation counts need jemalloc" : context.allocatorNote(probe))
             output.rows += [bytes, allocations]

@@ -132,7 +132,7 @@ public struct SubscriberScalingWorkload: Workload {
                 note:
                     "\(subscribers) views (\(topology.rawValue)) on a store of \(records); settle() after each write; \(sampled.nanosecondsPerOperation.count) samples of \(sampled.batchSize) write(s)"
             )
-            if let row = latency.rows.first(where: { $0.metric == Metric.latency.name }), let median = row.value {
+            if let row = latency.rows.first(where: { $0.metric == .latency }), let median = row.value {
                 let interval = FloorComparison.interval(of: row)
                 intervals.append((Double(subscribers), median, interval.lowerBound, interval.upperBound))
             }
