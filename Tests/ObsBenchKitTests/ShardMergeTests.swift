@@ -8,9 +8,11 @@ import Testing
 
 /// A run spread over a CI matrix: `--shard K/N` runs one part of the jobs, and `obsbench merge`
 /// joins the parts into the run one machine would have made. Checked by rows and exact counts
-/// (jemalloc's bytes and allocations, Callgrind's layouts), never by time. One test at a time:
-/// each starts obsbench runs of its own.
-@Suite("Shards and merge", .serialized)
+/// (jemalloc's bytes and allocations, Callgrind's layouts), never by time. Each test starts
+/// obsbench runs of its own (`--jobs 1`, each in a scratch folder of its own), so they may run
+/// beside each other and beside other tests: neither a heap count nor an instruction count
+/// depends on what else the machine runs.
+@Suite("Shards and merge")
 struct ShardMergeTests {
     // MARK: The partition
 
