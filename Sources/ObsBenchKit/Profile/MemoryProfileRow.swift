@@ -71,38 +71,24 @@ public struct MemoryProfileRow: Sendable, Equatable {
 
     /// Reads `memprofile.csv`; errors name the file, the line and the reason.
     public static func read(file path: String) throws -> [MemoryProfileRow] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ResultsReader.ReadError(file: path, line: 0, reason: "cannot be read (missing or unreadable)")
-        }
-        return try parse(String(decoding: data, as: UTF8.self), file: path)
+        try parse(CSVFile.text(atPath: path), file: path)
     }
 
     public static func parse(_ text: String, file: String = "<text>") throws -> [MemoryProfileRow] {
-        let records: [(line: Int, fields: [String])]
-        do {
-            records = try CSV.parse(text)
-        } catch {
-            throw ResultsReader.ReadError(file: file, line: error.line, reason: error.reason)
+        let csv = try CSVFile(parsing: text, file: file)
+        guard csv.header.fields.starts(with: columns) else {
+            throw csv.headerError("the header is not memprofile.csv's: \(columns.joined(separator: ","))")
         }
-        guard let header = records.first, Array(header.fields.prefix(columns.count)) == columns else {
-            throw ResultsReader.ReadError(file: file, line: 1, reason: "the header is not memprofile.csv's: \(columns.joined(separator: ","))")
-        }
-        return try records.dropFirst().map { record in
+        return try csv.rows(named: columns) { record throws(ResultsReader.ReadError) in
+            try record.expectFields(atLeast: columns.count)
             let fields = record.fields
-            func fail(_ reason: String) -> ResultsReader.ReadError { ResultsReader.ReadError(file: file, line: record.line, reason: reason) }
-            guard fields.count >= columns.count else { throw fail("\(fields.count) fields, expected \(columns.count) (truncated row?)") }
-            guard let objects = Int(fields[4]), let subscribers = Int(fields[5]) else { throw fail("objects and subscribers must be whole numbers") }
-            guard let group = CostGroup(rawValue: fields[8]) else { throw fail("unknown group '\(fields[8])'") }
-            func number(_ index: Int) throws -> Double? {
-                if fields[index].isEmpty { return nil }
-                guard let value = Double(fields[index]), value.isFinite else { throw fail("\(columns[index]) '\(fields[index])' is not a number") }
-                return value
-            }
+            guard let group = CostGroup(rawValue: fields[8]) else { throw record.error("unknown group '\(fields[8])'") }
             let key = RowKey(
                 suite: fields[0], workload: fields[1], strategy: fields[2], executor: fields[3], metric: Metric.named(fields[6], unit: fields[7]), unit: fields[7],
-                objects: objects, subscribers: subscribers, concurrency: 1)
+                objects: try record.count(4), subscribers: try record.count(5), concurrency: 1)
             return MemoryProfileRow(
-                key: key, group: group, site: fields[9], caller: fields[10], bytesPerUnit: try number(11), allocationsPerUnit: try number(12), object: fields[13])
+                key: key, group: group, site: fields[9], caller: fields[10], bytesPerUnit: try record.optionalNumber(11),
+                allocationsPerUnit: try record.optionalNumber(12), object: fields[13])
         }
     }
 }

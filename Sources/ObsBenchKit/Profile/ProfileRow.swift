@@ -83,43 +83,27 @@ public struct ProfileRow: Sendable, Equatable {
 
     /// Reads `profile.csv`; errors name the file, the line and the reason.
     public static func read(file path: String) throws -> [ProfileRow] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ResultsReader.ReadError(file: path, line: 0, reason: "cannot be read (missing or unreadable)")
-        }
-        return try parse(String(decoding: data, as: UTF8.self), file: path)
+        try parse(CSVFile.text(atPath: path), file: path)
     }
 
     public static func parse(_ text: String, file: String = "<text>") throws -> [ProfileRow] {
-        let records: [(line: Int, fields: [String])]
-        do {
-            records = try CSV.parse(text)
-        } catch {
-            throw ResultsReader.ReadError(file: file, line: error.line, reason: error.reason)
-        }
-        guard let header = records.first, Array(header.fields.prefix(baseColumns.count)) == baseColumns else {
-            throw ResultsReader.ReadError(file: file, line: 1, reason: "the header is not profile.csv's: \(columns.joined(separator: ","))")
+        let csv = try CSVFile(parsing: text, file: file)
+        guard csv.header.fields.starts(with: baseColumns) else {
+            throw csv.headerError("the header is not profile.csv's: \(columns.joined(separator: ","))")
         }
         // Columns added later, read where the header has them.
-        let expected = header.fields.prefix(columns.count) == columns[...] ? columns.count : baseColumns.count
-        return try records.dropFirst().map { record in
+        let expected = csv.header.fields.starts(with: columns) ? columns.count : baseColumns.count
+        return try csv.rows(named: columns) { record throws(ResultsReader.ReadError) in
+            try record.expectFields(atLeast: expected)
             let fields = record.fields
-            func fail(_ reason: String) -> ResultsReader.ReadError { ResultsReader.ReadError(file: file, line: record.line, reason: reason) }
-            guard fields.count >= expected else { throw fail("\(fields.count) fields, expected \(expected) (truncated row?)") }
-            guard let concurrency = Int(fields[4]), let objects = Int(fields[9]), let subscribers = Int(fields[10]) else {
-                throw fail("concurrency, objects and subscribers must be whole numbers")
-            }
-            guard let group = CostGroup(rawValue: fields[5]) else { throw fail("unknown group '\(fields[5])'") }
-            func number(_ index: Int) throws -> Double? {
-                if fields[index].isEmpty { return nil }
-                guard let value = Double(fields[index]), value.isFinite else { throw fail("\(columns[index]) '\(fields[index])' is not a number") }
-                return value
-            }
+            guard let group = CostGroup(rawValue: fields[5]) else { throw record.error("unknown group '\(fields[5])'") }
             let key = RowKey(
                 suite: fields[0], workload: fields[1], strategy: fields[2], executor: fields[3], metric: .instructions, unit: Metric.instructions.unit,
-                objects: objects, subscribers: subscribers, concurrency: concurrency)
+                objects: try record.count(9), subscribers: try record.count(10), concurrency: try record.count(4))
             return ProfileRow(
-                key: key, group: group, function: fields[6], selfPerOperation: try number(7), inclusivePerOperation: try number(8), object: fields[11],
-                retainsPerOperation: expected > 12 ? try number(12) : nil, releasesPerOperation: expected > 13 ? try number(13) : nil)
+                key: key, group: group, function: fields[6], selfPerOperation: try record.optionalNumber(7), inclusivePerOperation: try record.optionalNumber(8),
+                object: fields[11], retainsPerOperation: expected > 12 ? try record.optionalNumber(12) : nil,
+                releasesPerOperation: expected > 13 ? try record.optionalNumber(13) : nil)
         }
     }
 }

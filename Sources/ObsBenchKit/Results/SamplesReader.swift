@@ -1,56 +1,34 @@
-import Foundation
-
 /// Reads `samples.csv` back into raw samples, checking the header. Errors name the line and reason.
 public enum SamplesReader {
     public static func read(file path: String) throws -> [SampleRow] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ResultsReader.ReadError(file: path, line: 0, reason: "cannot be read (missing or unreadable)")
-        }
-        return try parse(String(decoding: data, as: UTF8.self), file: path)
+        try parse(CSVFile.text(atPath: path), file: path)
     }
 
     public static func parse(_ text: String, file: String = "<text>") throws(ResultsReader.ReadError) -> [SampleRow] {
-        let records: [(line: Int, fields: [String])]
-        do {
-            records = try CSV.parse(text)
-        } catch {
-            throw ResultsReader.ReadError(file: file, line: error.line, reason: error.reason)
-        }
-        guard let header = records.first else { throw ResultsReader.ReadError(file: file, line: 1, reason: "empty file: no header") }
+        let csv = try CSVFile(parsing: text, file: file)
         // Columns are only added at the end: files written before `round` or `subscribers` existed
         // read as round 1, subscribers 0, and files written before samples carried their row's
         // executor, objects and concurrency give samples with a partial key (`SampleAttribution`).
-        let count = header.fields.count
-        guard count >= 8, count <= SampleRow.partialKeyColumns || count == SampleRow.columns.count, header.fields == Array(SampleRow.columns.prefix(count)) else {
-            throw ResultsReader.ReadError(
-                file: file, line: header.line, reason: "header is '\(header.fields.joined(separator: ","))', expected '\(SampleRow.columns.joined(separator: ","))'")
+        let count = csv.header.fields.count
+        guard count >= 8, count <= SampleRow.partialKeyColumns || count == SampleRow.columns.count, csv.header.fields == Array(SampleRow.columns.prefix(count)) else {
+            throw csv.headerError("header is '\(csv.header.fields.joined(separator: ","))', expected '\(SampleRow.columns.joined(separator: ","))'")
         }
-        return try records.dropFirst().map { record throws(ResultsReader.ReadError) in
+        return try csv.rows(named: SampleRow.columns) { record throws(ResultsReader.ReadError) in
+            try record.expectFields(count)
             let fields = record.fields
-            guard fields.count == count else {
-                throw ResultsReader.ReadError(file: file, line: record.line, reason: "\(fields.count) fields, expected \(count)")
-            }
-            guard let index = Int(fields[6]), let value = Double(fields[7]), value.isFinite else {
-                throw ResultsReader.ReadError(file: file, line: record.line, reason: "sample index or value is not a number")
-            }
-            let round = count > 8 ? Int(fields[8]) : 1
-            guard let round, round >= 1 else {
-                throw ResultsReader.ReadError(file: file, line: record.line, reason: "round '\(fields[8])' is not a positive integer")
-            }
-            let subscribers = count > 9 ? Int(fields[9]) : 0
-            guard let subscribers, subscribers >= 0 else {
-                throw ResultsReader.ReadError(file: file, line: record.line, reason: "subscribers '\(fields[9])' is not a count")
-            }
             var sample = SampleRow(
-                runID: fields[0], suite: fields[1], workload: fields[2], strategy: fields[3], metric: Metric.named(fields[4], unit: fields[5]), unit: fields[5], index: index,
-                value: value, round: round,
-                subscribers: subscribers)
+                runID: fields[0], suite: fields[1], workload: fields[2], strategy: fields[3], metric: Metric.named(fields[4], unit: fields[5]), unit: fields[5],
+                index: try record.count(6), value: try record.number(7))
+            // A file written before `round` or `subscribers`: round 1, subscribers 0.
+            if count > 8 {
+                sample.round = try record.count(8)
+                guard sample.round >= 1 else { throw record.error("round '\(fields[8])' is not a positive integer") }
+            }
+            if count > 9 { sample.subscribers = try record.count(9) }
             // The full key, or (a sample merged from a file without it) none: all three empty.
             if count > SampleRow.partialKeyColumns, fields[10...12].contains(where: { !$0.isEmpty }) {
                 guard !fields[10].isEmpty, let objects = Int(fields[11]), objects >= 0, let concurrency = Int(fields[12]), concurrency >= 0 else {
-                    throw ResultsReader.ReadError(
-                        file: file, line: record.line,
-                        reason: "executor '\(fields[10])', objects '\(fields[11])', concurrency '\(fields[12])': expected a name and two counts, or all three empty")
+                    throw record.error("executor '\(fields[10])', objects '\(fields[11])', concurrency '\(fields[12])': expected a name and two counts, or all three empty")
                 }
                 sample.executor = fields[10]
                 sample.objects = objects
