@@ -11,13 +11,20 @@ struct WorkerCommand: AsyncParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(help: "The job, as JSON (WorkerJob, written by `obsbench run`).") var job: String
+    /// Decoded once, while parsing: the worker may run under Callgrind, where every instruction
+    /// costs about 50 times as much.
+    @Option(
+        help: "The job, as JSON (WorkerJob, written by `obsbench run`).",
+        transform: { json in
+            do throws(WorkerJob.Invalid) { return try WorkerJob(json: json) } catch { throw ValidationError(error.description) }
+        })
+    var job: WorkerJob
     @Option(name: .customLong("rows-file"), help: "Where to write result rows (CSV).") var rowsFile: String
     @Option(name: .customLong("samples-file"), help: "Where to write raw samples (CSV).") var samplesFile: String
 
     func validate() throws {
         do {
-            _ = try WorkerJob(json: job).resolve(strategies: Registered.strategies)
+            _ = try job.resolve(strategies: Registered.strategies)
         } catch let invalid as WorkerJob.Invalid {
             throw ValidationError(invalid.description)
         }
@@ -28,7 +35,6 @@ struct WorkerCommand: AsyncParsableCommand {
         #if DEBUG
             throw ValidationError("a worker must be a release build: numbers from a debug build are not reported")
         #else
-            let job = try WorkerJob(json: job)
             let (suite, strategy) = try job.resolve(strategies: Registered.strategies)
             try await Worker.run(
                 suite: suite, strategy: strategy, sampler: job.sampler, round: job.round, quick: job.quick, objects: job.objects,

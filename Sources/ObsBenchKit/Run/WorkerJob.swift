@@ -64,7 +64,7 @@ public struct WorkerJob: Codable, Sendable, Equatable {
     }
 
     /// Decodes the JSON a plan wrote (``json``).
-    public init(json: String) throws {
+    public init(json: String) throws(Invalid) {
         do {
             self = try JSONDecoder().decode(WorkerJob.self, from: Data(json.utf8))
         } catch {
