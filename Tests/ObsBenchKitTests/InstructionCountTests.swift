@@ -162,6 +162,9 @@ struct InstructionCountTests {
         #expect(quick.lengthDivisor(instructionsPerOperation: 1e9) == InstructionSettings.maximumLengthDivisor)
         #expect(quick.lengthDivisor(instructionsPerOperation: 80_000, operations: 80 * 60) == 8)  // a drawn row: 384 M
         #expect(quick.dividingLengths(by: 4).shortLength == 50 && quick.dividingLengths(by: 4).longLength == 150)
+        // A scan's maximum (128) is reached; past the short loop's 200 operations it is not.
+        #expect(quick.lengthDivisor(instructionsPerOperation: 5e8, maximum: ScanAllWorkload.maximumDivisor) == 128)
+        #expect(quick.lengthDivisor(instructionsPerOperation: 5e8, maximum: 1_024) == 128)
         var old = quick
         old.pairInstructions = 0  // a run made before the budget: full lengths always
         #expect(old.lengthDivisor(instructionsPerOperation: 1e9) == 1)

@@ -57,12 +57,13 @@ public struct InstructionSettings: Sendable, Equatable, Codable {
     /// InstructionSettings.quick().lengthDivisor(instructionsPerOperation: 282_000)  // 4
     /// ```
     /// `maximum` is ``maximumLengthDivisor`` unless a workload counts costlier operations
-    /// (``InstructionCounter/count(_:emptyBatch:label:maximumDivisor:)``).
+    /// (``InstructionCounter/count(_:emptyBatch:label:maximumDivisor:)``). Whatever `maximum`
+    /// says, the short loop keeps at least one operation (a divisor at most `shortLength`).
     public func lengthDivisor(instructionsPerOperation: Double, operations: Int? = nil, maximum: Int = maximumLengthDivisor) -> Int {
         guard pairInstructions > 0, instructionsPerOperation > 0 else { return 1 }
         let held = Double(operations ?? longLength - shortLength) * instructionsPerOperation / Double(pairInstructions)
         var divisor = 1
-        while divisor * 2 <= maximum, Double(divisor * 2) <= held { divisor *= 2 }
+        while divisor * 2 <= min(maximum, shortLength), Double(divisor * 2) <= held { divisor *= 2 }
         return divisor
     }
 
