@@ -5,6 +5,7 @@ Run: python3 -m unittest discover -s plot-scripts (needs matplotlib: pip install
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -14,6 +15,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "testdata", "results.csv")
 sys.path.insert(0, HERE)
 import plot  # noqa: E402
+
+
+_sample_render = None
+
+
+def sample_render():
+    """plot.py run once on the committed sample, for every test that reads its charts or messages:
+    (the folder of charts, the finished process)."""
+    global _sample_render
+    if _sample_render is None:
+        out = tempfile.mkdtemp()
+        result = subprocess.run([sys.executable, os.path.join(HERE, "plot.py"), SAMPLE, "--out", out], capture_output=True, text=True)
+        _sample_render = (out, result)
+    return _sample_render
+
+
+def tearDownModule():
+    if _sample_render is not None:
+        shutil.rmtree(_sample_render[0], ignore_errors=True)
 
 
 def write_sample(folder, rows):
@@ -30,14 +50,13 @@ class PlotTests(unittest.TestCase):
         return subprocess.run([sys.executable, os.path.join(HERE, "plot.py"), *arguments], capture_output=True, text=True)
 
     def test_every_chart_is_a_valid_png_and_svg(self):
-        with tempfile.TemporaryDirectory() as out:
-            result = self.run_plot(SAMPLE, "--out", out)
-            self.assertEqual(result.returncode, 0, result.stderr)
-            for name in ("latency", "scaling", "memory", "hops", "consistency", "store-isolation", "pool"):
-                with open(os.path.join(out, f"{name}.png"), "rb") as png:
-                    self.assertEqual(png.read(8), b"\x89PNG\r\n\x1a\n", name)
-                with open(os.path.join(out, f"{name}.svg")) as svg:
-                    self.assertIn("<svg", svg.read(2000), name)
+        out, result = sample_render()
+        self.assertEqual(result.returncode, 0, result.stderr)
+        for name in ("latency", "scaling", "memory", "hops", "consistency", "store-isolation", "pool"):
+            with open(os.path.join(out, f"{name}.png"), "rb") as png:
+                self.assertEqual(png.read(8), b"\x89PNG\r\n\x1a\n", name)
+            with open(os.path.join(out, f"{name}.svg")) as svg:
+                self.assertIn("<svg", svg.read(2000), name)
 
     def test_a_suite_not_in_the_run_is_skipped_not_failed(self):
         with tempfile.TemporaryDirectory() as folder:
@@ -199,9 +218,8 @@ class EmptyLoopTests(unittest.TestCase):
             result = subprocess.run([sys.executable, os.path.join(HERE, "plot.py"), folder], capture_output=True, text=True)
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertNotIn("overlap", result.stderr)
-        with tempfile.TemporaryDirectory() as out:
-            result = subprocess.run([sys.executable, os.path.join(HERE, "plot.py"), SAMPLE, "--out", out], capture_output=True, text=True)
-            self.assertNotIn("overlap", result.stderr)
+        _, result = sample_render()
+        self.assertNotIn("overlap", result.stderr)
 
     def test_the_overlap_check_sees_an_overlap(self):
         figure, axis = plot.plt.subplots(figsize=(1.2, 3))
