@@ -58,7 +58,7 @@ public enum HeapProfiles {
         func file(_ number: Int) -> String { folder.appendingPathComponent(String(format: "%06d.heap", number)).path }
         var dumps: [Int: HeapDump] = [:]
         for number in numbers { dumps[number] = try HeapDump(file: file(number)) }
-        let sites = SiteFinder(symbols: symbols)
+        var sites = SiteFinder(symbols: symbols)
         // A stack's site is the same in every span of the worker (one process, one set of
         // mappings): found once.
         var siteOfStack: [[UInt]: SiteFinder.Site] = [:]
@@ -86,7 +86,8 @@ public enum HeapProfiles {
 }
 
 /// Finds a stack's allocation site: the first frame that is neither the allocator nor the Swift
-/// runtime's allocation entry points.
+/// runtime's allocation entry points. One finder serves one worker's dumps (one process, one set of
+/// mappings), so each address is named once, however many stacks it is in.
 struct SiteFinder {
     /// An allocation site and who asked for it.
     struct Site: Hashable {
@@ -97,6 +98,21 @@ struct SiteFinder {
     }
 
     let symbols: SymbolTables
+    /// Each address's frame, as named so far (the innermost address of a stack apart: it is not a
+    /// return address).
+    private var frames: [FrameKey: Frame] = [:]
+
+    private struct FrameKey: Hashable {
+        var address: UInt
+        var innermost: Bool
+    }
+
+    init(symbols: SymbolTables) {
+        self.symbols = symbols
+    }
+
+    /// A frame: its function, the file it is in, and its group.
+    typealias Frame = (name: String, object: String, group: CostGroup)
 
     /// Functions that only pass an allocation on: skipped to find the site.
     static let allocationEntryPoints: Set<String> = [
@@ -107,13 +123,21 @@ struct SiteFinder {
         "_Znwm", "_Znam",
     ]
 
-    func site(of stack: [UInt], in dump: HeapDump) -> Site {
-        let frames = stack.enumerated().map { index, address -> (name: String, object: String, group: CostGroup) in
+    mutating func site(of stack: [UInt], in dump: HeapDump) -> Site {
+        let frames = stack.enumerated().map { index, address -> Frame in
             // Every address but the first is a return address: the call is the byte before it.
             let target = index == 0 ? address : address &- 1
-            guard let mapping = dump.mapping(of: target) else { return (String(format: "0x%lx", address), "", .other) }
-            let name = symbols.function(at: target - mapping.base, in: mapping.path) ?? String(format: "0x%lx", address)
-            return (name, mapping.path.split(separator: "/").last.map(String.init) ?? "", CostGroup.of(object: mapping.path, symbol: name))
+            let key = FrameKey(address: address, innermost: index == 0)
+            if let known = self.frames[key] { return known }
+            let frame: Frame
+            if let mapping = dump.mapping(of: target) {
+                let name = symbols.function(at: target - mapping.base, in: mapping.path) ?? String(format: "0x%lx", address)
+                frame = (name, mapping.path.split(separator: "/").last.map(String.init) ?? "", CostGroup.of(object: mapping.path, symbol: name))
+            } else {
+                frame = (String(format: "0x%lx", address), "", .other)
+            }
+            self.frames[key] = frame
+            return frame
         }
         let start = frames.firstIndex { $0.group != .allocator && !Self.allocationEntryPoints.contains($0.name) } ?? frames.count - 1
         guard start >= 0, start < frames.count else { return Site(function: "(no stack)", group: .other, object: "", caller: "") }
