@@ -57,7 +57,7 @@ struct HeapDump: Sendable {
         self.init(bytes: [UInt8](data))
     }
 
-    init(text: String, file: String = "<text>") {
+    init(text: String) {
         self.init(bytes: Array(text.utf8))
     }
 
