@@ -53,6 +53,22 @@ struct CSVTests {
         #expect(try JSONDecoder().decode(RowKey.self, from: Data(json.utf8)) == key)
     }
 
+    @Test("a row made from a key is the row the key was taken from")
+    func rowFromKey() {
+        let row = Self.row()
+        #expect(ResultRow(runID: row.runID, key: RowKey(row), statistics: row.statistics, note: row.note) == row)
+    }
+
+    @Test("a metric counts allocations by its unit: every memory metric of allocations does, and none of bytes, time or retains")
+    func allocationMetrics() {
+        let counting = Metric.all.values.filter(\.countsAllocations).map(\.name).sorted()
+        #expect(counting == ["allocations_per_instance", "allocations_per_store", "allocations_per_write", "fresh_allocations_per_object"])
+        #expect(!Metric.bytesAllocatedPerWrite.countsAllocations && !Metric.retains.countsAllocations && !Metric.latency.countsAllocations)
+        // A later version's memory metric read from its CSV goes by the unit it was written with.
+        #expect(Metric.named("allocations_per_view_from_a_later_version", unit: "allocations/view").countsAllocations)
+        #expect(!Metric.named("bytes_per_view_from_a_later_version", unit: "B/view").countsAllocations)
+    }
+
     @Test("error rows have no statistics and keep their message")
     func errorRow() throws {
         let error = ResultRow.error(runID: "r", suite: "latency", strategy: "grdb-pool", message: "worker crashed (signal 11, SIGSEGV)")

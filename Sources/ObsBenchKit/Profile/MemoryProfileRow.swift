@@ -48,12 +48,8 @@ public struct MemoryProfileRow: Sendable, Equatable {
     /// The share of the row's figure this site holds: its allocations for a metric counting
     /// allocations, else its bytes.
     public var figure: Double? {
-        Self.countsAllocations(metric: key.metric) ? allocationsPerUnit : bytesPerUnit
+        key.metric.countsAllocations ? allocationsPerUnit : bytesPerUnit
     }
-
-    /// Whether a memory metric's figure is a number of allocations (its sites are summed by
-    /// their allocations) rather than of bytes.
-    public static func countsAllocations(metric: Metric) -> Bool { metric.name.contains("allocations") }
 
     /// The header of `memprofile.csv`, in order.
     public static let columns = [

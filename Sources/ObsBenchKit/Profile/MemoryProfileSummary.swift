@@ -100,7 +100,7 @@ public struct MemoryProfileSummary: Sendable {
 
     /// One row as text: its figure, what its sites sum to, and its top sites.
     public static func text(_ row: Row, top: Int) -> String {
-        let isCount = MemoryProfileRow.countsAllocations(metric: row.key.metric)
+        let isCount = row.key.metric.countsAllocations
         func value(_ number: Double) -> String { isCount ? NumberFormat.count(number) : NumberFormat.bytes(number) }
         var lines = [row.key.description]
         if let error = row.error { return (lines + ["  \(error)", ""]).joined(separator: "\n") }

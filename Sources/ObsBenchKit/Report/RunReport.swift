@@ -228,7 +228,7 @@ public struct RunReport: Sendable {
                     table.append([strategy, label, "—", "no profile: \(error)"])
                     continue
                 }
-                let isCount = MemoryProfileRow.countsAllocations(metric: metric)
+                let isCount = metric.countsAllocations
                 func value(_ number: Double) -> String { isCount ? NumberFormat.count(number) : NumberFormat.bytes(number) }
                 let sites = row.sites.filter { abs($0.figure ?? 0) >= (isCount ? 0.005 : 0.05) }.prefix(3).map { site in
                     let caller = site.caller.isEmpty ? "" : " (\(ProfileSummary.shortName(site.caller, width: 40)))"

@@ -51,6 +51,11 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         self.gate = gate
     }
 
+    /// Whether the metric counts allocations (its unit is allocations per object, write, ...)
+    /// rather than bytes, time or instructions: a memory row's heap-profile sites then sum to it
+    /// by their allocations, not their bytes.
+    public var countsAllocations: Bool { unit.hasPrefix("allocations/") }
+
     /// The metric called `name` in a CSV file: the listed one, else (a name from another version)
     /// one of that name and `unit`, judged as an exact count.
     public static func named(_ name: String, unit: String = "") -> Metric {

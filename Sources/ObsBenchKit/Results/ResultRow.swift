@@ -45,6 +45,14 @@ public struct ResultRow: Sendable, Equatable {
         self.rounds = rounds
     }
 
+    /// The row of `key` (every column that says which row it is) in run `runID`.
+    public init(runID: String, key: RowKey, statistics: Statistics?, note: String = "", rounds: Int = 1) {
+        self.init(
+            runID: runID, suite: key.suite, workload: key.workload, strategy: key.strategy, executor: key.executor, objects: key.objects,
+            subscribers: key.subscribers, concurrency: key.concurrency, metric: key.metric, unit: key.unit, statistics: statistics, note: note,
+            rounds: rounds)
+    }
+
     /// The header of `results.csv`, in order.
     public static let columns = [
         "run_id", "suite", "workload", "strategy", "executor", "objects", "subscribers", "concurrency",

@@ -165,10 +165,7 @@ extension WorkloadContext {
                 objects: objects ?? self.objects, subscribers: subscribers, concurrency: 1)
         }
         func row(_ metric: Metric, _ statistics: Statistics?, _ note: String) -> ResultRow {
-            let key = rowKey(metric)
-            return ResultRow(
-                runID: runID, suite: key.suite, workload: key.workload, strategy: key.strategy, executor: key.executor, objects: key.objects,
-                subscribers: key.subscribers, concurrency: key.concurrency, metric: key.metric, unit: key.unit, statistics: statistics, note: note)
+            ResultRow(runID: runID, key: rowKey(metric), statistics: statistics, note: note)
         }
         func samples(_ metric: Metric, _ values: [Double]) -> [SampleRow] {
             let key = rowKey(metric)
