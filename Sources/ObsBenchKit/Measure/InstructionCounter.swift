@@ -288,7 +288,13 @@ public struct InstructionCounter {
     /// (at most 4, and so that at least 5 warm-up operations remain), found from record 1's first
     /// warm-up, counted in the first pass. Not with a `scale`: its lengths are what make the
     /// operation's share of its batch countable.
-    public func count(drawing: Drawing, records: [Int], scale: Int = 1, label: String) async throws -> Counted {
+    ///
+    /// `emptyDrawing`, when given, makes the draws of the two empty passes instead of `drawing`:
+    /// for an empty loop that allocates nothing and touches nothing the draw sets up, whose count
+    /// then does not depend on it (the scaling sweep's, which computes the next write and
+    /// subscribes no views). The empty passes' difference cancels what their draws cost once,
+    /// as the operation's passes' cancels theirs.
+    public func count(drawing: Drawing, emptyDrawing: Drawing? = nil, records: [Int], scale: Int = 1, label: String) async throws -> Counted {
         guard Callgrind.isRunningUnderValgrind else { throw CallgrindError.notUnderValgrind }
         var drawLength = settings.drawLength * scale, warmUp = settings.drawWarmUp * scale
         // Before each draw the heap is shaken: a block of 16 B to 16 KiB, then 0 to 3 blocks of
@@ -318,7 +324,8 @@ public struct InstructionCounter {
             Callgrind.zero()
             for record in records {
                 shakeHeap(record: record, into: &taken)
-                let draw = try await drawing(record)
+                let draw: MeasuredDraw
+                if empty, let emptyDrawing { draw = try await emptyDrawing(record) } else { draw = try await drawing(record) }
                 let batch = empty ? draw.emptyBatch : draw.batch
                 let probed = length == nil && record == records[0]
                 if probed { Callgrind.toggleCollect() }
