@@ -58,23 +58,16 @@ public enum GrowthFit {
 
     /// The 95% interval of ``linear(_:)``'s slope b over `points`, the wider of two, so that b is
     /// beyond noise only where both exclude zero: the range b takes as each point's cost moves
-    /// within its own interval (b is a weighted sum of the costs, so each bound takes each point's
-    /// low or high end by the sign of its weight: the points' own noise), and, with three points or
+    /// within its own interval (``slopeBounds(_:)``: the points' own noise), and, with three points or
     /// more, b ± t(0.975, n − 2) × its standard error from the points' scatter about the line (what
     /// moved between points: a regime change of the machine during the sweep). Nil where `linear`
     /// is nil.
     public static func linearSlopeInterval(_ points: [IntervalPoint]) -> ClosedRange<Double>? {
         guard let line = linear(points.map { ($0.size, $0.cost) }) else { return nil }
-        let meanX = points.map(\.size).reduce(0, +) / Double(points.count)
-        let sumSquaresX = points.reduce(0) { $0 + ($1.size - meanX) * ($1.size - meanX) }
-        var low = 0.0
-        var high = 0.0
-        for point in points {
-            let weight = (point.size - meanX) / sumSquaresX
-            low += weight * (weight >= 0 ? point.low : point.high)
-            high += weight * (weight >= 0 ? point.high : point.low)
-        }
+        var (low, high) = slopeBounds(points)
         if points.count > 2 {
+            let meanX = points.map(\.size).reduce(0, +) / Double(points.count)
+            let sumSquaresX = points.reduce(0) { $0 + ($1.size - meanX) * ($1.size - meanX) }
             let residuals = points.reduce(0) { sum, point in
                 let residual = point.cost - (line.intercept + line.slope * point.size)
                 return sum + residual * residual
@@ -84,6 +77,22 @@ public enum GrowthFit {
             high = Swift.max(high, line.slope + margin)
         }
         return Swift.min(low, line.slope)...Swift.max(high, line.slope)
+    }
+
+    /// The least and the greatest slope of ``linear(_:)``'s line as each point's cost moves within
+    /// its own interval: b is a weighted sum of the costs, so each bound takes each point's low or
+    /// high end by the sign of its weight. Call it where `linear` is not nil (two distinct sizes).
+    static func slopeBounds(_ points: [IntervalPoint]) -> (low: Double, high: Double) {
+        let meanX = points.map(\.size).reduce(0, +) / Double(points.count)
+        let sumSquaresX = points.reduce(0) { $0 + ($1.size - meanX) * ($1.size - meanX) }
+        var low = 0.0
+        var high = 0.0
+        for point in points {
+            let weight = (point.size - meanX) / sumSquaresX
+            low += weight * (weight >= 0 ? point.low : point.high)
+            high += weight * (weight >= 0 ? point.high : point.low)
+        }
+        return (low, high)
     }
 
     /// The rise over a sweep, as a multiple of its smallest median, that the line a + b·S must
@@ -165,15 +174,7 @@ public enum GrowthFit {
     /// interval is a point: b and the class are exact. Nil without two distinct S.
     public static func countedGrowth(_ points: [IntervalPoint], stopped: Bool = false) -> CountedGrowth? {
         guard let line = linear(points.map { ($0.size, $0.cost) }) else { return nil }
-        let meanX = points.map(\.size).reduce(0, +) / Double(points.count)
-        let sumSquaresX = points.reduce(0) { $0 + ($1.size - meanX) * ($1.size - meanX) }
-        var low = 0.0
-        var high = 0.0
-        for point in points {
-            let weight = (point.size - meanX) / sumSquaresX
-            low += weight * (weight >= 0 ? point.low : point.high)
-            high += weight * (weight >= 0 ? point.high : point.low)
-        }
+        let (low, high) = slopeBounds(points)
         // Counts that agree in every layout: b is exact (the sums above differ from it in their last bits).
         let exact = points.allSatisfy { $0.low == $0.high }
         let interval = exact ? line.slope...line.slope : Swift.min(low, line.slope)...Swift.max(high, line.slope)
