@@ -78,6 +78,13 @@ struct GateOptions: ParsableArguments {
         case text, markdown
     }
 
+    @Flag(
+        name: .customLong("full"),
+        help:
+            "Text: every row's whole key and the reason for its verdict, in the table (wider than 120 columns). By default the table fits 120 columns and the reasons follow it for the rows that fail, improve or have no verdict."
+    )
+    var full = false
+
     func validate() throws {
         for (name, value) in [
             ("--threshold", threshold), ("--significance", significance), ("--async-count-tolerance", asyncCountTolerance),
@@ -116,7 +123,7 @@ struct GateOptions: ParsableArguments {
     /// Loads both runs, compares, prints, and exits with the gate's status: 0 no regression,
     /// 2 regression or missing metric, 4 only improvements, 5 baseline missing or unreadable,
     /// 1 anything else.
-    func compare(baseline: String, current: String, mode: GateMode = .committedBaseline) throws {
+    func compare(baseline: String, current: String, mode: GateMode = .committedBaseline, requiredStrategies: [String] = []) throws {
         let base: RunResults
         do {
             base = try RunResults.load(baseline)
@@ -140,9 +147,13 @@ struct GateOptions: ParsableArguments {
             throw ExitStatus.failure.exitCode
         }
         var policy = try policy()
+        policy.requiredStrategies = requiredStrategies
         if !judgeTimings, base.rows.contains(where: { $0.metric == .instructions }), now.rows.contains(where: { $0.metric == .instructions }) {
             policy.gatesTimings = false
             policy.timingsNotJudgedBecause = "timing, reported only: both runs carry instruction counts, which are judged instead (--judge-timings)"
+        }
+        if let refusal = RunCompatibility.refusal(baseline: base, current: now, policy: policy, sameMachine: mode == .sameMachine) {
+            throw Self.refuse(refusal)
         }
         let problems = RunCompatibility.problems(baseline: base, current: now, policy: policy)
         guard problems.isEmpty else {
@@ -155,7 +166,7 @@ struct GateOptions: ParsableArguments {
         let report = ComparisonReport(
             comparison: RunComparison(baseline: base, current: now, policy: policy), baselineSource: base.source, currentSource: now.source,
             profiles: (base.profiles, now.profiles), mode: mode)
-        print(format == .markdown ? report.markdown() : report.text(), terminator: "")
+        print(format == .markdown ? report.markdown() : report.text(full: full), terminator: "")
         if let summaryFile {
             do {
                 let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: summaryFile))
@@ -167,16 +178,18 @@ struct GateOptions: ParsableArguments {
                 throw ExitStatus.failure.exitCode
             }
         }
-        Console.error("\(report.headline)")
+        // The headline alone on its line of standard error, where a CI script reads the reason.
+        Console.standardError(report.headline + "\n")
         let status = report.comparison.exitStatus
         if status != .success { throw status.exitCode }
     }
 
-    /// Says why there is no verdict, as the headline on standard output and on standard error
-    /// (where `.ci/run` reads the reason), and gives the status to end with (5).
+    /// Says why there is no verdict, as the headline at the start of a line on standard output
+    /// and on standard error (where `.ci/run` and the workflows match `^NO VERDICT (reason)`), and
+    /// gives the status to end with (5).
     static func refuse(_ noVerdict: NoVerdict) -> ExitCode {
         print(noVerdict.headline)
-        Console.error(noVerdict.headline)
+        Console.standardError(noVerdict.headline + "\n")
         return ExitStatus.baselineUnusable.exitCode
     }
 }
@@ -248,7 +261,9 @@ struct GateCommand: ParsableCommand {
 
     @Option(
         name: .customLong("strategy"),
-        help: ArgumentHelp("Same-machine mode: a strategy to count (repeatable; default: every strategy this binary has).", valueName: "name"))
+        help: ArgumentHelp(
+            "A strategy that must have judged rows (repeatable): the gate gives no verdict (5) when one has none, e.g. a store of one's own whose rows are all reported only. Same-machine mode: also the strategies counted (default: every strategy this binary has).",
+            valueName: "name"))
     var strategies: [String] = []
 
     @Flag(name: .customLong("quick"), help: "Same-machine mode: count the --quick loop lengths.")
@@ -278,8 +293,8 @@ struct GateCommand: ParsableCommand {
             throw ValidationError("--baseline and --base-binary conflict: judge against a committed run, or against a base binary counted here")
         }
         if baseline == nil, baseBinary == nil { throw ValidationError("give --baseline DIR (a committed run) or --base-binary PATH (count the base here)") }
-        if baseBinary == nil, currentBinary != nil || !suites.isEmpty || !strategies.isEmpty || quick || jobs != nil || layouts != nil || workDirectory != nil {
-            throw ValidationError("--current-binary, --suite, --strategy, --quick, --layouts, --jobs and --work-dir belong to the same-machine mode (--base-binary)")
+        if baseBinary == nil, currentBinary != nil || !suites.isEmpty || quick || jobs != nil || layouts != nil || workDirectory != nil {
+            throw ValidationError("--current-binary, --suite, --quick, --layouts, --jobs and --work-dir belong to the same-machine mode (--base-binary)")
         }
         for name in suites where SuiteRegistry.suite(named: name) == nil {
             throw ValidationError("unknown suite '\(name)'; valid: \(SuiteRegistry.names.joined(separator: ", "))")
@@ -291,7 +306,7 @@ struct GateCommand: ParsableCommand {
     func run() throws {
         do {
             if let baseline {
-                try options.compare(baseline: baseline, current: current)
+                try options.compare(baseline: baseline, current: current, requiredStrategies: strategies)
             } else {
                 try sameMachine()
             }
@@ -317,7 +332,7 @@ struct GateCommand: ParsableCommand {
             throw GateOptions.refuse(NoVerdict(.sideNotCounted, "the gate cannot judge: \(failure)"))
         }
         Console.standardError("both sides counted: \(work.path)\n")
-        try options.compare(baseline: folders.base.path, current: folders.current.path, mode: .sameMachine)
+        try options.compare(baseline: folders.base.path, current: folders.current.path, mode: .sameMachine, requiredStrategies: strategies)
     }
 }
 

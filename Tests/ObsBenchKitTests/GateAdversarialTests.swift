@@ -127,16 +127,46 @@ struct GateAdversarialTests {
 
 /// A copy of a committed run in a scratch folder, with a regression written into its files.
 enum TamperedRun {
-    /// The run's files the gate judges by (`results.csv`, `samples.csv`, `rounds.csv`, `run.json`).
+    /// The run's files the gate judges by (`results.csv`, `samples.csv`, `rounds.csv`, `run.json`),
+    /// under a run id of its own unless `keepRunID` (the baseline's own run again, as a stale
+    /// `results/latest` is).
     /// `profile.csv`, which the gate reads only to name the functions under a regression (3.7 MB,
     /// seconds to parse in a debug build), and the charts are left out.
-    static func copy(_ run: URL) throws -> URL {
+    static func copy(_ run: URL, keepingRunID keepRunID: Bool = false) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-tampered-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for file in [ResultsDirectory.FileName.results, ResultsDirectory.FileName.samples, ResultsDirectory.FileName.rounds, ResultsDirectory.FileName.metadata] {
             try FileManager.default.copyItem(at: run.appendingPathComponent(file), to: folder.appendingPathComponent(file))
         }
+        if keepRunID { return folder }
+        // Another run with the same figures (an A/A that repeated exactly): the gate refuses one
+        // run on both sides, which a copy that kept its run id is.
+        let id = UUID().uuidString.prefix(8)
+        try editMetadata(folder) { $0["run_id"] = "\($0["run_id"] ?? "run")-copy-\(id)" }
         return folder
+    }
+
+    /// Edits the run's `run.json` as a JSON object.
+    static func editMetadata(_ run: URL, _ change: (inout [String: Any]) -> Void) throws {
+        let file = run.appendingPathComponent(ResultsDirectory.FileName.metadata)
+        guard var object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        change(&object)
+        try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: file)
+    }
+
+    /// Sets one declared capability of `strategy` in the run's `run.json`.
+    static func declare(_ run: URL, strategy: String, _ capability: String, _ value: Any) throws {
+        try editMetadata(run) { object in
+            guard var details = object["strategy_details"] as? [[String: Any]] else { return }
+            for index in details.indices where details[index]["name"] as? String == strategy {
+                var capabilities = details[index]["capabilities"] as? [String: Any] ?? [:]
+                capabilities[capability] = value
+                details[index]["capabilities"] = capabilities
+            }
+            object["strategy_details"] = details
+        }
     }
 
     static func remove(_ folder: URL) {

@@ -39,7 +39,7 @@ struct GateBuildsTests {
             try #require(report.comparison.comparisons.first { $0.key.hasPrefix(prefix) })
         }
         let fixed = try judged("latency/view-scope/state-subject/instructions")
-        #expect(fixed.verdict == .unchanged && fixed.reason.contains("(±0.5%, synchronous strategy"), "\(fixed.reason)")
+        #expect(fixed.verdict == .unchanged && fixed.reason.contains("(±0.5%, synchronous: no other thread"), "\(fixed.reason)")
         let spread = try judged("latency/transaction-2-fields/state-subject/instructions")
         #expect(spread.verdict == .unchanged && spread.reason.contains("the baseline's layouts spread"), "\(spread.reason)")
     }

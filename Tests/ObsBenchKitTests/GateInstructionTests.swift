@@ -31,13 +31,13 @@ struct GateInstructionTests {
         "an instruction count is judged by a tight tolerance: +1% of a synchronous write is a regression, +0.3% is not; asynchronous rows and hops get theirs, and tiny rows a 1 Ir/op floor"
     )
     func tolerances() {
-        let base = GateTests.run([
+        let base = GateTests.counted([
             GateTests.row("plain", "instructions", 10_000, unit: "Ir/op"),
             GateTests.row("observable", "instructions", 10_000, workload: "x", unit: "Ir/op"),
             GateTests.row("grdb-queue", "instructions", 10_000, unit: "Ir/op"),
             GateTests.row("-", "instructions", 10_000, unit: "Ir/op"),
         ])
-        let current = GateTests.run([
+        let current = GateTests.counted([
             GateTests.row("plain", "instructions", 10_100, unit: "Ir/op"),
             GateTests.row("observable", "instructions", 10_030, workload: "x", unit: "Ir/op"),
             GateTests.row("grdb-queue", "instructions", 10_200, unit: "Ir/op"),
@@ -45,8 +45,8 @@ struct GateInstructionTests {
         ])
         // A row of a few Ir/op: stray instructions of another thread move it by less than the 1 Ir/op floor.
         let small = RunComparison(
-            baseline: GateTests.run([GateTests.row("state-subject", "instructions", 19.6, unit: "Ir/op")]),
-            current: GateTests.run([GateTests.row("state-subject", "instructions", 20.1, unit: "Ir/op")]))
+            baseline: GateTests.counted([GateTests.row("state-subject", "instructions", 19.6, unit: "Ir/op")]),
+            current: GateTests.counted([GateTests.row("state-subject", "instructions", 20.1, unit: "Ir/op")]))
         #expect(small.exitStatus == .success)
         // Runs of one binary in one layout each: the tight tolerance, when asked for.
         let oneBinary = GatePolicy(instructionTolerance: 0.005, singleLayoutInstructionTolerance: 0.005)
@@ -55,16 +55,16 @@ struct GateInstructionTests {
         #expect(verdicts["s/x/observable/instructions objects=1 S=0 c=1"] == .unchanged)
         #expect(verdicts["s/w/grdb-queue/instructions objects=1 S=0 c=1"] == .unchanged, "asynchronous: +2% is within its tolerance")
         #expect(verdicts["s/w/-/instructions objects=1 S=0 c=1"] == .regression, "a hop's +15% is beyond its 12% tolerance")
-        let fewer = GateTests.run([GateTests.row("plain", "instructions", 9_800, unit: "Ir/op")])
+        let fewer = GateTests.counted([GateTests.row("plain", "instructions", 9_800, unit: "Ir/op")])
         #expect(
             RunComparison(
-                baseline: GateTests.run([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op")]), current: fewer,
+                baseline: GateTests.counted([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op")]), current: fewer,
                 policy: oneBinary
             ).exitStatus == .onlyImprovements)
         // One layout a side, by default: room for another build's layout, +1% passes, +6% does not.
-        let one = GateTests.run([GateTests.row("plain", "instructions", 10_100, unit: "Ir/op")])
-        let six = GateTests.run([GateTests.row("plain", "instructions", 10_600, unit: "Ir/op")])
-        let base10k = GateTests.run([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op")])
+        let one = GateTests.counted([GateTests.row("plain", "instructions", 10_100, unit: "Ir/op")])
+        let six = GateTests.counted([GateTests.row("plain", "instructions", 10_600, unit: "Ir/op")])
+        let base10k = GateTests.counted([GateTests.row("plain", "instructions", 10_000, unit: "Ir/op")])
         #expect(RunComparison(baseline: base10k, current: one).exitStatus == .success)
         #expect(RunComparison(baseline: base10k, current: six).exitStatus == .regression)
     }
@@ -141,8 +141,10 @@ struct GateRoundsTests {
             baseRows.append(old); baseSamples += oldSamples; nowRows.append(new); nowSamples += newSamples
         }
         let comparison = RunComparison(baseline: GateTests.run(baseRows, baseSamples), current: GateTests.run(nowRows, nowSamples))
-        // Every timing doubled, yet 4 against 4 rounds cannot give p below 0.05 / 45.
-        #expect(comparison.exitStatus == .success)
+        // Every timing doubled, yet 4 against 4 rounds cannot give p below 0.05 / 45: each says it
+        // could see nothing, and changes it cannot judge give no verdict, never "no regression".
+        #expect(comparison.comparisons.allSatisfy { $0.verdict == .notJudged && $0.sees == nil })
+        #expect(comparison.exitStatus == .baselineUnusable && comparison.noVerdict?.reason == .changeNotJudgeable)
         #expect(comparison.notes.count == 1)
         #expect(comparison.notes.first?.contains("7 rounds on each side") == true, "\(comparison.notes)")
         #expect(MannWhitneyU.roundsNeeded(level: 0.05 / 45) == 7)
@@ -232,7 +234,7 @@ struct GateLayoutTests {
 
     @Test("a baseline counted in one layout: judged with room for another build's layout (5%), and the reason says so")
     func oneLayoutSide() throws {
-        let base = GateTests.run([GateTests.row("observable", Metric.instructions.name, 654, unit: Metric.instructions.unit)])
+        let base = GateTests.counted([GateTests.row("observable", Metric.instructions.name, 654, unit: Metric.instructions.unit)])
         let current = Self.run([Self.counted("observable", [680, 680, 680])])
         let comparison = RunComparison(baseline: base, current: current)
         #expect(comparison.exitStatus == .success, "+4% is within 5% when a side has one layout")

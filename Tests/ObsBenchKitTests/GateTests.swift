@@ -20,13 +20,19 @@ struct GateTests {
     static func timing(_ strategy: String, _ samples: [Double], workload: String = "w", rounds: Int = 8) -> (ResultRow, [SampleRow]) {
         let row = ResultRow(
             runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
-            metric: .latency, unit: "ns/op", statistics: Statistics(samples))
+            metric: .latency, unit: "ns/op", statistics: Statistics(samples), rounds: min(rounds, samples.count))
         let sampleRows = samples.enumerated().map { SampleRow(runID: "r", key: RowKey(row), index: $0, value: $1, round: 1 + $0 % rounds) }
         return (row, sampleRows)
     }
 
     static func run(_ rows: [ResultRow], _ samples: [SampleRow] = []) -> RunResults {
         RunResults(rows: rows, samples: samples, source: "test")
+    }
+
+    /// A run of instruction rows counted in one layout each: one sample a row, its value (without
+    /// samples, an instruction row has no layouts to be judged by, and no verdict).
+    static func counted(_ rows: [ResultRow]) -> RunResults {
+        run(rows, rows.map { SampleRow(runID: "r", key: RowKey($0), index: 0, value: $0.value ?? 0, round: 1) })
     }
 
     static func verdicts(_ comparison: RunComparison) -> [String: Verdict] {
@@ -70,7 +76,7 @@ struct GateTests {
         #expect(verdicts["plain"] == .regression, "0.1 B more per object is a regression for an exact count")
         #expect(verdicts["grdb-queue"] == .unchanged, "3.6% is within the asynchronous tolerance")
         #expect(verdicts["observable"] == .regression)
-        #expect(verdicts["published"] == .improvement)
+        #expect(verdicts["published"] == .behaviourChanged, "views that re-run less: what the strategy does changed, not an improvement")
         #expect(comparison.exitStatus.rawValue == 2)
         let worse = RunComparison(baseline: base, current: Self.run([Self.row("grdb-queue", "fresh_bytes_per_object", 30.0)]))
         #expect(worse.comparisons.contains { $0.key.contains("grdb-queue") && $0.verdict == .regression }, "7% is beyond it")
@@ -97,23 +103,25 @@ struct GateTests {
         let noisy = RunComparison(baseline: Self.run([a], aRaw), current: Self.run([b], bRaw))
         let item = try #require(noisy.comparisons.first)
         #expect(try #require(item.change) > 0.05)
-        #expect(item.verdict == .unchanged)
-        #expect(item.reason.contains("not significant"))
+        // The baseline's own rounds spread wider than the threshold: not "unchanged", not judged.
+        #expect(item.verdict == .notJudged)
+        #expect(item.reason.contains("not significant") && item.reason.hasPrefix("not judged: could see only"), "\(item.reason)")
         // A per-metric threshold overrides the default.
         let lenient = GatePolicy(timingThresholds: ["w/latency": 0.15])
         #expect(RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw), policy: lenient).exitStatus.rawValue == 0)
     }
 
-    @Test("a timing from one worker process per side is reported, not judged: its samples are not independent")
+    @Test("a timing from one worker process per side is not judged (its samples are not independent), and a change it cannot judge is no verdict")
     func oneRoundIsNotJudged() throws {
         let baseSamples = (0..<40).map { 100 + Double($0 % 10) }
         let (base, baseRaw) = Self.timing("observable", baseSamples, rounds: 1)
         let (slower, slowerRaw) = Self.timing("observable", baseSamples.map { $0 * 1.5 }, rounds: 1)
         let comparison = RunComparison(baseline: Self.run([base], baseRaw), current: Self.run([slower], slowerRaw))
         let item = try #require(comparison.comparisons.first)
-        #expect(item.verdict == .informational)
-        #expect(item.reason.contains("not judged: 1 worker round(s) on a side"))
-        #expect(comparison.exitStatus == .baselineUnusable, "nothing judged: no verdict, never a pass")
+        #expect(item.verdict == .notJudged && item.sees == nil)
+        #expect(item.reason.contains("not judged: could see nothing with 1 worker round(s) on a side"))
+        #expect(comparison.exitStatus == .baselineUnusable, "a +50% the rounds cannot judge: no verdict, never a pass")
+        #expect(comparison.noVerdict?.reason == .changeNotJudgeable)
     }
 
     @Test("the significance level is shared by every timing judged (Holm), so many noisy metrics do not make a false regression")
@@ -132,7 +140,10 @@ struct GateTests {
             baseRows.append(b); baseAll += bRaw; nowRows.append(n); nowAll += nRaw
         }
         let many = RunComparison(baseline: Self.run(baseRows, baseAll), current: Self.run(nowRows, nowAll))
-        #expect(many.exitStatus.rawValue == 0, "one p ≈ 0.019 among 20 timings is noise at 0.05 / 20")
+        // One p ≈ 0.019 among 20 timings is noise at 0.05 / 20: no false regression. Its +5.8% is
+        // beyond the threshold where the evidence cannot judge it, so the gate gives no verdict.
+        #expect(!many.comparisons.contains { $0.verdict == .regression }, "one p ≈ 0.019 among 20 timings is noise at 0.05 / 20")
+        #expect(many.exitStatus == .baselineUnusable && many.noVerdict?.reason == .changeNotJudgeable)
         #expect(many.comparisons.contains { $0.reason.contains("over 20 timings") })
     }
 
@@ -198,7 +209,14 @@ struct GateTests {
         #expect(status(["compare", good.path, good.path]) == 5)
         try Data(CSV.line(SampleRow.columns).utf8).write(to: good.appendingPathComponent("samples.csv"))
         try JSONEncoder().encode(UnknownStrategyGateTests.metadata(nil)).write(to: good.appendingPathComponent("run.json"))
-        #expect(status(["compare", good.path, good.path]) == 0)
+        // One folder on both sides is one run: refused. Another run with the same figures passes.
+        #expect(status(["compare", good.path, good.path]) == 5)
+        let again = root.appendingPathComponent("again")
+        try FileManager.default.copyItem(at: good, to: again)
+        var metadata = UnknownStrategyGateTests.metadata(nil)
+        metadata.runID = "r2"
+        try JSONEncoder().encode(metadata).write(to: again.appendingPathComponent("run.json"))
+        #expect(status(["compare", good.path, again.path]) == 0)
         #expect(status(["compare", good.path, root.appendingPathComponent("absent").path]) == 1)
         #expect(status(["gate", "--baseline", good.path, "--current", good.path, "--metric-threshold", "oops"]) == 64)
     }
@@ -227,13 +245,15 @@ struct UnknownStrategyGateTests {
         return RunComparison(baseline: baseline, current: now).comparisons.first
     }
 
-    @Test("an asynchronous store's count gets the asynchronous tolerance; a synchronous one's is exact")
+    @Test("an asynchronous store's behaviour count gets the asynchronous tolerance both ways; a synchronous one's is exact; an undeclared one has no verdict")
     func deliveryFromRunJSON() throws {
         #expect(try #require(Self.verdict(growingTo: 103, described: .asynchronous)).verdict == .unchanged)
-        #expect(try #require(Self.verdict(growingTo: 103, described: .synchronous)).verdict == .regression)
-        #expect(try #require(Self.verdict(growingTo: 110, described: .asynchronous)).verdict == .regression)
-        // Not described (a run older than strategy_details): held exactly, as a synchronous strategy.
-        #expect(try #require(Self.verdict(growingTo: 101, described: nil)).verdict == .regression)
+        #expect(try #require(Self.verdict(growingTo: 103, described: .synchronous)).verdict == .behaviourChanged)
+        #expect(try #require(Self.verdict(growingTo: 110, described: .asynchronous)).verdict == .behaviourChanged)
+        #expect(try #require(Self.verdict(growingTo: 90, described: .asynchronous)).verdict == .behaviourChanged, "a fall fails as a rise does")
+        // Not described by the baseline, nor known to this binary: its delivery is not known, so
+        // there is no verdict, never a guess.
+        #expect(try #require(Self.verdict(growingTo: 101, described: nil)).verdict == .noVerdict)
     }
 
     /// The judging flags of the README's two gate recipes: the committed-baseline one
@@ -259,7 +279,7 @@ struct UnknownStrategyGateTests {
         }
         let judging = try Self.readmeRecipe(containing: "--async-count-tolerance")
         #expect(judging.contains("--counts-only"))
-        #expect(try judge(judging).verdict == .regression, "\(judging)")
+        #expect(try judge(judging).verdict == .behaviourChanged, "\(judging)")
         let reporting = try Self.readmeRecipe(containing: "--async-counts report")
         let reported = try judge(reporting)
         #expect(reported.verdict == .informational && reported.reason.contains("reported only"), "\(reporting): \(reported.reason)")

@@ -121,7 +121,7 @@ struct SampleKeyTests {
         for item in comparison.comparisons {
             #expect(item.verdict == .unchanged && item.reason.contains("within"), "\(item.key): \(item.reason)")
         }
-        let index = RunComparison.index(run, policy: GatePolicy())
+        let index = RunComparison.index(run, policy: GatePolicy()).rows
         #expect(index[RowKey(one)]?.roundMedians == Array(repeating: 101.5, count: 8))
         #expect(index[RowKey(four)]?.roundMedians == Array(repeating: 401.5, count: 8))
     }
@@ -144,15 +144,15 @@ struct SampleKeyTests {
         #expect(verdicts[RowKey(rows[0])]?.verdict == .unchanged)
         for row in rows.dropFirst() {
             let item = try #require(verdicts[RowKey(row)])
-            #expect(item.verdict == .informational, "\(item.key)")
-            #expect(item.reason.hasPrefix("not judged: its samples cannot be told apart") && item.reason.contains("each run's samples.csv predates"), "\(item.reason)")
+            #expect(item.verdict == .noVerdict, "\(item.key)")
+            #expect(item.reason.hasPrefix("no verdict: each run's samples.csv predates"), "\(item.reason)")
         }
 
         // A new run against such a baseline: the baseline's side still cannot be told apart.
         let new = RunResults(rows: rows, samples: zip(rows, [100.0, 400, 500]).flatMap { Self.samples(of: $0, around: $1) }, source: "new")
         let againstOld = Dictionary(uniqueKeysWithValues: RunComparison(baseline: run, current: new).comparisons.map { ($0.rowKey, $0) })
         #expect(againstOld[RowKey(rows[0])]?.verdict == .unchanged)
-        #expect(againstOld[RowKey(rows[2])]?.verdict == .informational)
+        #expect(againstOld[RowKey(rows[2])]?.verdict == .noVerdict)
         #expect(againstOld[RowKey(rows[2])]?.reason.contains("the baseline's samples.csv predates") == true)
     }
 
@@ -213,7 +213,9 @@ struct SampleKeyTests {
     /// row's verdict can change unseen.
     static func outcome(_ comparison: RunComparison) -> String {
         let counts = Dictionary(grouping: comparison.comparisons, by: \.verdict).mapValues(\.count)
-        let kinds: [Verdict] = [.regression, .spread, .improvement, .unchanged, .informational, .missing, .added]
+        let kinds: [Verdict] = [
+            .regression, .behaviourChanged, .implausible, .noVerdict, .spread, .improvement, .unchanged, .notJudged, .informational, .missing, .added,
+        ]
         let perRow = comparison.comparisons.map { "\($0.verdict.rawValue) \($0.key)" }.sorted().joined(separator: "\n")
         var digest: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in perRow.utf8 {
@@ -275,6 +277,7 @@ struct SampleKeyTests {
         let unattributed = comparison.comparisons.filter { $0.reason.contains("samples.csv predates") }
         #expect(Set(unattributed.map(\.rowKey.workload)) == ["store-write-to-view", "store-read-main", "store-read-background", "main-actor-batching"])
         #expect(unattributed.count == 11)
-        #expect(unattributed.allSatisfy { $0.verdict == .informational })
+        // Judged with timings (the default), they have no verdict: no evidence of their own.
+        #expect(unattributed.allSatisfy { $0.verdict == .noVerdict })
     }
 }

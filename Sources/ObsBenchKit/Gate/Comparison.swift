@@ -2,29 +2,53 @@ import Foundation
 import ObservationStrategies
 
 /// What the gate concluded about one metric.
-public enum Verdict: String, Sendable, Comparable {
+public enum Verdict: String, Sendable, Comparable, CaseIterable {
     case regression, improvement, unchanged, informational
+    /// A behaviour count (re-runs, notifications, torn states, lost writes) that moved either way:
+    /// what the strategy does changed. A view that stops re-running fails as one that re-runs
+    /// twice does.
+    case behaviourChanged = "behaviour-changed"
+    /// A cost count (instructions, bytes, allocations, retains) that fell below
+    /// ``GatePolicy/implausibleFraction`` of the baseline's: more likely a measurement that broke
+    /// than a code change. It fails until the baseline is remade.
+    case implausible
     /// An instruction count whose mean is within its allowance but one of whose current layouts
     /// strayed far from its run's others (``InstructionJudgement``): named, with the layout, and
     /// not a failure. A uniform change of the same mean passes, and runs of one binary stray this
     /// far now and then.
     case spread
+    /// A gated row without the evidence to judge it (no samples on a side, samples that cannot be
+    /// told to be its own, a strategy declared differently or not at all): the gate ends with no
+    /// verdict (exit 5), never judges it on another tolerance.
+    case noVerdict = "no-verdict"
+    /// A timing the baseline's own spread makes blind to a change within its threshold: it could
+    /// see only a change of at least ``MetricComparison/sees``. Not "unchanged", and not a failure.
+    case notJudged = "not-judged"
     /// Only in the baseline, or only in the current run.
     case missing, added
 
-    /// Regressions first when listing.
+    /// Failures first when listing.
     public static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.order < rhs.order }
     private var order: Int {
         switch self {
         case .regression: 0
-        case .spread: 1
-        case .improvement: 2
-        case .missing: 3
-        case .added: 4
-        case .unchanged: 5
-        case .informational: 6
+        case .behaviourChanged: 1
+        case .implausible: 2
+        case .noVerdict: 3
+        case .missing: 4
+        case .spread: 5
+        case .improvement: 6
+        case .added: 7
+        case .notJudged: 8
+        case .unchanged: 9
+        case .informational: 10
         }
     }
+
+    /// The verdicts that say a row was judged.
+    public static let judged: Set<Verdict> = [.regression, .behaviourChanged, .implausible, .spread, .improvement, .unchanged]
+    /// The verdicts that fail the gate (exit 2).
+    public static let failing: Set<Verdict> = [.regression, .behaviourChanged, .implausible, .missing]
 }
 
 /// One metric compared between a baseline run and the current one.
@@ -45,15 +69,31 @@ public struct MetricComparison: Sendable {
     public var verdict: Verdict
     /// Why: the threshold, tolerance or p-value that decided.
     public var reason: String
-    /// An instruction count judged on the single-layout tolerance: a side had no spread to judge by.
+    /// The smallest relative change the judgement could have seen, from what was known before the
+    /// change (the baseline's spread, the tolerance, the test): 0 for an exact count (any change),
+    /// nil where it could see none (too few rounds) or the row is not judged at all.
+    public var sees: Double?
+    /// An instruction count judged on the single-layout tolerance: the baseline was counted in one.
     var judgedOnOneLayout = false
 
     /// Whether both runs have the row with a value, so it was compared (not missing, added, or
     /// without a value in the current run).
     public var inBothRuns: Bool { baseline != nil && current != nil }
+
+    /// The `sees` column: "any" for an exact count, "±x%" for a tolerance, "≥ x%" for a row not
+    /// judged because it could see only that much, "—" where nothing.
+    public var seesCell: String {
+        guard let sees else { return verdict == .notJudged ? "nothing" : "—" }
+        if sees == 0 { return "any" }
+        return (verdict == .notJudged ? "≥ " : "±") + NumberFormat.sensitivity(sees)
+    }
 }
 
 /// Compares every metric two runs share, under a `GatePolicy`, and decides the gate's outcome.
+///
+/// How a row is judged comes from its metric, its workload and the baseline (``RowClass``); the
+/// run under test gives only numbers, and they are checked against its samples first. Missing
+/// evidence is no verdict (``NoVerdict``), never a wider tolerance.
 public struct RunComparison: Sendable {
     public var comparisons: [MetricComparison]
     public var policy: GatePolicy
@@ -64,45 +104,58 @@ public struct RunComparison: Sendable {
     /// `samples.csv`): nil when a side has no instruction row.
     public var layoutsPerRow: (baseline: Int, current: Int)?
     /// Why the comparison gives no verdict whatever its rows say: a side lacks a file the gate
-    /// reads (``RunResults/absentFiles``), or no row was judged.
+    /// reads (``RunResults/absentFiles``), a row's figure disagrees with its samples, a gated row
+    /// lacks evidence, a required strategy has no judged row, or no row was judged.
     public var noVerdict: NoVerdict?
 
-    /// The gate's exit status: 2 any regression or any metric missing from the current run (a
-    /// strategy that now crashes must not pass), 4 improvements and nothing worse, 0 otherwise.
-    /// How many rows were judged: a regression, an improvement or unchanged.
+    /// How many rows were judged: a regression, a changed behaviour, an implausible fall, a
+    /// spread, an improvement or unchanged.
     public var judgedCount: Int {
-        comparisons.filter { [.regression, .spread, .improvement, .unchanged].contains($0.verdict) }.count
+        comparisons.filter { Verdict.judged.contains($0.verdict) }.count
     }
 
-    /// The gate's status. A comparison that judged no row, or that lacks a file the gate reads,
-    /// has no verdict to give (``noVerdict``): it ends with `baselineUnusable` (5), never "no
-    /// regression".
+    /// Rows judged and rows compared, per strategy (in first-seen order, `-` for rows of no
+    /// strategy): "coalescing: 0 of 31 rows judged" is what a gate of a store of one's own must show.
+    public var byStrategy: [(strategy: String, judged: Int, rows: Int)] {
+        var order: [String] = []
+        var counts: [String: (Int, Int)] = [:]
+        for item in comparisons where item.verdict != .added {
+            let strategy = item.rowKey.strategy
+            if counts[strategy] == nil { order.append(strategy) }
+            var count = counts[strategy] ?? (0, 0)
+            count.1 += 1
+            if Verdict.judged.contains(item.verdict) { count.0 += 1 }
+            counts[strategy] = count
+        }
+        return order.map { (strategy: $0, judged: counts[$0]!.0, rows: counts[$0]!.1) }
+    }
+
+    /// The gate's status. A comparison without a verdict (``noVerdict``) ends with
+    /// `baselineUnusable` (5), never "no regression"; any failing row (``Verdict/failing``) with
+    /// `regression` (2); improvements and nothing worse with `onlyImprovements` (4).
     public var exitStatus: ExitStatus {
         if noVerdict != nil { return .baselineUnusable }
-        if comparisons.contains(where: { [.regression, .missing].contains($0.verdict) }) { return .regression }
+        if comparisons.contains(where: { Verdict.failing.contains($0.verdict) }) { return .regression }
         if comparisons.contains(where: { $0.verdict == .improvement }) { return .onlyImprovements }
         return .success
     }
 
     public init(baseline: RunResults, current: RunResults, policy: GatePolicy = GatePolicy()) {
         self.policy = policy
-        let base = Self.index(baseline, policy: policy)
-        let now = Self.index(current, policy: policy)
+        let (base, baseDisagreements) = Self.index(baseline, policy: policy)
+        let (now, nowDisagreements) = Self.index(current, policy: policy)
         func layouts(_ index: [RowKey: Measured]) -> Int? {
             index.values.filter { $0.row.metric == .instructions }.map { max($0.roundMedians.count, 1) }.max()
         }
         if let old = layouts(base), let new = layouts(now) { layoutsPerRow = (old, new) }
         let unmeasuredNow = Self.unmeasured(current)
-        // Which strategies deliver asynchronously, from each run's run.json (a strategy this
-        // binary does not know is described there), else from the built-in strategies.
-        let asynchronous = Set(
-            (Set(baseline.rows.map(\.strategy)).union(current.rows.map(\.strategy))).filter { strategy in
-                RunMetadata.descriptor(of: strategy, in: [current.metadata, baseline.metadata])?.capabilities.delivery == .asynchronous
-            })
+        let classes = RowClass.Resolver(baseline: baseline, current: current)
         var comparisons: [MetricComparison] = []
         // Timings beyond their threshold wait for their p-value to be judged together (Holm).
         var pending: [(index: Int, p: Double, worse: Bool, rounds: (Int, Int))] = []
-        var judgedTimings = 0
+        // Every timing judged, with its rounds a side, so that those whose rounds cannot reach
+        // Holm's first level are said to see nothing.
+        var judgedTimings: [(index: Int, rounds: (Int, Int))] = []
         var mostRounds: (Int, Int)?
         for (key, old) in base {
             guard let new = now[key] else {
@@ -119,9 +172,9 @@ public struct RunComparison: Sendable {
                 comparisons.append(MetricComparison(rowKey: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: reason))
                 continue
             }
-            let (comparison, test) = Self.compare(key: key, old, new, policy: policy, asynchronous: asynchronous.contains(old.row.strategy))
+            let (comparison, test) = Self.compare(key: key, old, new, policy: policy, rowClass: classes.resolve(key))
             if test.judged {
-                judgedTimings += 1
+                judgedTimings.append((comparisons.count, test.rounds))
                 // The timing with the most rounds is the one most able to reach significance.
                 if mostRounds.map({ test.rounds.0 * test.rounds.1 > $0.0 * $0.1 }) ?? true { mostRounds = test.rounds }
             }
@@ -132,24 +185,38 @@ public struct RunComparison: Sendable {
         // stays below the significance level, with more power than a plain Bonferroni division.
         // Its first level is significance / timings judged: with too few rounds a side, no exact
         // p-value can get below it, and the run is told how many rounds a verdict needs.
-        let firstLevel = policy.significance / Double(max(judgedTimings, 1))
+        let timingCount = judgedTimings.count
+        let firstLevel = policy.significance / Double(max(timingCount, 1))
         if let (m, n) = mostRounds, MannWhitneyU.smallestTwoSidedPValue(m, n) >= firstLevel {
             let needed = MannWhitneyU.roundsNeeded(level: firstLevel)
             notes.append(
-                "No timing can be judged a regression or an improvement here: with \(judgedTimings) timings judged, Holm's first level is \(NumberFormat.pValue(policy.significance)) / \(judgedTimings) = \(NumberFormat.pValue(firstLevel)), and the smallest two-sided p that \(m) and \(n) rounds can give is \(NumberFormat.pValue(MannWhitneyU.smallestTwoSidedPValue(m, n))). A verdict needs \(needed) rounds on each side (--rounds \(needed)), or fewer timings judged (--strategy, --suite)."
+                "No timing can be judged a regression or an improvement here: with \(timingCount) timings judged, Holm's first level is \(NumberFormat.pValue(policy.significance)) / \(timingCount) = \(NumberFormat.pValue(firstLevel)), and the smallest two-sided p that \(m) and \(n) rounds can give is \(NumberFormat.pValue(MannWhitneyU.smallestTwoSidedPValue(m, n))). A verdict needs \(needed) rounds on each side (--rounds \(needed)), or fewer timings judged (--strategy, --suite)."
             )
         }
         var stillRejecting = true
         for (step, candidate) in pending.sorted(by: { $0.p < $1.p }).enumerated() {
-            let level = policy.significance / Double(max(judgedTimings - step, 1))
+            let level = policy.significance / Double(max(timingCount - step, 1))
             let test =
-                "two-sided exact Mann-Whitney on round medians (\(candidate.rounds.0) vs \(candidate.rounds.1)) p = \(NumberFormat.pValue(candidate.p)), Holm level \(NumberFormat.pValue(level)) (\(NumberFormat.pValue(policy.significance)) over \(judgedTimings) timings)"
+                "two-sided exact Mann-Whitney on round medians (\(candidate.rounds.0) vs \(candidate.rounds.1)) p = \(NumberFormat.pValue(candidate.p)), Holm level \(NumberFormat.pValue(level)) (\(NumberFormat.pValue(policy.significance)) over \(timingCount) timings)"
             if stillRejecting && candidate.p < level {
                 comparisons[candidate.index].verdict = candidate.worse ? .regression : .improvement
                 comparisons[candidate.index].reason += ", " + test
             } else {
                 stillRejecting = false
                 comparisons[candidate.index].reason += " but not significant: " + test
+                let rowKey = comparisons[candidate.index].rowKey
+                let threshold = policy.threshold(workload: rowKey.workload, metric: rowKey.metric)
+                Self.notJudgedIfBlind(&comparisons[candidate.index], threshold: threshold)
+            }
+        }
+        // A timing whose rounds cannot give a p below Holm's first level could have seen nothing.
+        for (index, rounds) in judgedTimings where [.unchanged, .notJudged].contains(comparisons[index].verdict) {
+            let smallest = MannWhitneyU.smallestTwoSidedPValue(rounds.0, rounds.1)
+            if smallest >= firstLevel {
+                comparisons[index].verdict = .notJudged
+                comparisons[index].sees = nil
+                comparisons[index].reason =
+                    "not judged: could see no change, since \(rounds.0) and \(rounds.1) rounds give p ≥ \(NumberFormat.pValue(smallest)), above Holm's first level \(NumberFormat.pValue(firstLevel)) (see the note)"
             }
         }
         for (key, new) in now where base[key] == nil {
@@ -157,14 +224,59 @@ public struct RunComparison: Sendable {
         }
         self.comparisons = comparisons.sorted { ($0.verdict, $0.key) < ($1.verdict, $1.key) }
         let absent = [("the baseline", baseline), ("the current run", current)].filter { !$0.1.absentFiles.isEmpty }
+        let disagreements = baseDisagreements.map { "the baseline's \($0)" } + nowDisagreements.map { "the current run's \($0)" }
+        let withoutEvidence = self.comparisons.filter { $0.verdict == .noVerdict }
+        // A timing that moved beyond its threshold where its rounds cannot tell that from noise:
+        // what the run shows cannot pass as "no regression".
+        let unjudgeable = self.comparisons.filter { item in
+            item.verdict == .notJudged && abs(item.change ?? 0) > policy.threshold(workload: item.rowKey.workload, metric: item.rowKey.metric)
+        }
+        let unjudgedStrategies = policy.requiredStrategies.filter { strategy in
+            !self.comparisons.contains { $0.rowKey.strategy == strategy && Verdict.judged.contains($0.verdict) }
+        }
         if !absent.isEmpty {
             noVerdict = NoVerdict(
                 .fileMissing,
                 absent.map { "\($0.0) has no \($0.1.absentFiles.joined(separator: " or ")) beside \($0.1.source)" }.joined(separator: "; ")
                     + " (samples.csv holds each layout's and round's values, by which instruction counts and timings are judged; run.json how the run was made)")
+        } else if !disagreements.isEmpty {
+            noVerdict = NoVerdict(
+                .resultsDisagree,
+                "\(disagreements.count) row(s) of results.csv disagree with their samples.csv, from which each row's value, layouts and rounds are recomputed: "
+                    + Self.listed(disagreements))
+        } else if !withoutEvidence.isEmpty {
+            noVerdict = NoVerdict(
+                .rowsWithoutEvidence,
+                "\(withoutEvidence.count) gated row(s) have no evidence to be judged by: " + Self.listed(withoutEvidence.map { "\($0.key): \($0.reason)" }))
+        } else if !unjudgeable.isEmpty {
+            noVerdict = NoVerdict(
+                .changeNotJudgeable,
+                "\(unjudgeable.count) timing(s) moved beyond their threshold where the evidence cannot tell that from noise: "
+                    + Self.listed(unjudgeable.map { "\($0.key) \($0.change.map(NumberFormat.change) ?? "")" })
+                    + " (each could see only the change in its `sees` column; judge counts instead: --counts-only, or --measure instructions)")
+        } else if !unjudgedStrategies.isEmpty {
+            noVerdict = NoVerdict(
+                .strategyNotJudged,
+                unjudgedStrategies.map { strategy in
+                    let rows = self.comparisons.filter { $0.rowKey.strategy == strategy && $0.verdict != .added }.count
+                    return "\(strategy): 0 of \(rows) rows judged"
+                }.joined(separator: "; ") + " (named with --strategy, so its rows must be judged; see each row's reason)")
         } else if judgedCount == 0, !comparisons.contains(where: { $0.verdict == .missing }) {
             noVerdict = NoVerdict(.noRowJudged, "the runs share no row the gate judges")
         }
+    }
+
+    /// The first few of `items`, and how many more.
+    static func listed(_ items: [String], first: Int = 3) -> String {
+        items.prefix(first).joined(separator: "; ") + (items.count > first ? "; and \(items.count - first) more" : "")
+    }
+
+    /// A timing not significant whose baseline could see only changes beyond its threshold is not
+    /// "unchanged": it is not judged.
+    static func notJudgedIfBlind(_ comparison: inout MetricComparison, threshold: Double) {
+        guard let sees = comparison.sees, sees > threshold, comparison.verdict == .unchanged else { return }
+        comparison.verdict = .notJudged
+        comparison.reason = "not judged: could see only ≥ \(NumberFormat.sensitivity(sees)) (the baseline's round medians spread that far); " + comparison.reason
     }
 
     /// A row's value (median), its per-round medians, and the row.
@@ -189,8 +301,10 @@ public struct RunComparison: Sendable {
     }
 
     /// Rows with a value, keyed by what they measured, with the samples that are theirs
-    /// (``SampleAttribution``); timings normalised to `plain` if asked.
-    static func index(_ run: RunResults, policy: GatePolicy) -> [RowKey: Measured] {
+    /// (``SampleAttribution``); timings normalised to `plain` if asked. Each row with samples of
+    /// its own is recomputed from them (``recomputationProblem(_:rounds:)``): the rows whose
+    /// `results.csv` figures disagree come back as `disagreements`, which the gate refuses.
+    static func index(_ run: RunResults, policy: GatePolicy) -> (rows: [RowKey: Measured], disagreements: [String]) {
         var floors: [String: Double] = [:]
         if policy.normalizeToPlain {
             for row in run.rows where row.strategy == RowKey.floorStrategy && row.metric == .latency {
@@ -199,10 +313,14 @@ public struct RunComparison: Sendable {
         }
         let attribution = SampleAttribution(rows: run.rows.filter { !$0.isError && $0.statistics != nil }.map(RowKey.init), samples: run.samples)
         var index: [RowKey: Measured] = [:]
+        var disagreements: [String] = []
         for row in run.rows where !row.isError {
             guard var value = row.value else { continue }
             let key = RowKey(row)
             let rounds = Dictionary(grouping: attribution.samples[key] ?? [], by: \.round)
+            if let problem = recomputationProblem(row, rounds: rounds.mapValues { $0.map(\.value) }) {
+                disagreements.append("\(key): \(problem)")
+            }
             // Each round's median alone (no bootstrap interval: the gate never reads one here).
             let ordered = rounds.sorted { $0.key < $1.key }.compactMap { round -> (Int, Double)? in
                 let values = round.value.map(\.value)
@@ -219,7 +337,28 @@ public struct RunComparison: Sendable {
                 row: row, value: value, roundMedians: roundMedians, roundNumbers: ordered.map(\.0),
                 samplesUnattributable: attribution.unattributable.contains(key))
         }
-        return index
+        return (index, disagreements)
+    }
+
+    /// Why a row's figure in `results.csv` is not what its samples give, or nil when it is (or it
+    /// has no samples to check against). The samples decide, as the run computed the row: an
+    /// instruction row counted in several layouts is the mean of its layouts' medians, with
+    /// `rounds` the layouts; any other row with samples is the median of them all, pooled over
+    /// its `rounds`.
+    static func recomputationProblem(_ row: ResultRow, rounds: [Int: [Double]]) -> String? {
+        guard !rounds.isEmpty, let written = row.value else { return nil }
+        if rounds.count != row.rounds {
+            return "its rounds column says \(row.rounds), its samples come from \(rounds.count) round(s)"
+        }
+        let recomputed: Double
+        if row.isMeanOverLayouts {
+            let medians = rounds.values.map { Statistics.percentile($0.sorted(), 0.5) }
+            recomputed = medians.reduce(0, +) / Double(medians.count)
+        } else {
+            recomputed = Statistics.percentile(rounds.values.flatMap { $0 }.sorted(), 0.5)
+        }
+        guard abs(recomputed - written) > max(abs(written), 1) * 1e-6 else { return nil }
+        return "results.csv says \(NumberFormat.compared(written)) \(row.unit), its samples give \(NumberFormat.compared(recomputed))"
     }
 
     /// What the significance test of one timing needs: whether it counts among the timings
@@ -231,13 +370,13 @@ public struct RunComparison: Sendable {
         var rounds = (0, 0)
     }
 
-    static func compare(key: RowKey, _ old: Measured, _ new: Measured, policy: GatePolicy, asynchronous: Bool) -> (MetricComparison, TimingTest) {
+    static func compare(key: RowKey, _ old: Measured, _ new: Measured, policy: GatePolicy, rowClass: RowClass) -> (MetricComparison, TimingTest) {
         var result = MetricComparison(
             rowKey: key, unit: policy.normalizeToPlain && old.row.metric.gate == .timing ? "× plain" : old.row.unit,
             baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
         var test = TimingTest()
         // Samples of a run made before they carried the full key that match several rows are no
-        // row's: such a row is judged without them, and its reason says why.
+        // row's: such a row has no samples to be judged by, and its reason says why.
         let side =
             switch (old.samplesUnattributable, new.samplesUnattributable) {
             case (true, true): "each run's"
@@ -248,55 +387,103 @@ public struct RunComparison: Sendable {
         let notAttributed =
             side.isEmpty
             ? "" : "\(side) samples.csv predates samples' full key (no executor, objects or concurrency column), and its samples of this row match other rows too"
-        switch old.row.metric.gate {
-        case .informational(let why):
+        func noVerdict(_ why: String) -> (MetricComparison, TimingTest) {
+            result.verdict = .noVerdict
+            result.reason = "no verdict: " + why
+            return (result, test)
+        }
+        /// The side(s) without samples of the row.
+        func withoutSamples() -> String {
+            [old.roundMedians.isEmpty ? "the baseline" : nil, new.roundMedians.isEmpty ? "the current run" : nil].compactMap { $0 }.joined(separator: " and ")
+        }
+        let gate = old.row.metric.gate
+        if case .informational(let why) = gate {
             result.verdict = .informational
             result.reason = why
-        case .instructions:
-            let judgement = InstructionJudgement(old, new, policy: policy, asynchronous: asynchronous)
-            result.verdict = judgement.verdict
-            result.reason = judgement.reason + (notAttributed.isEmpty ? "" : "; no layouts: \(notAttributed)")
-            result.judgedOnOneLayout = judgement.singleLayout
-        case .count where !policy.gatesAsynchronousCounts && asynchronous:
-            result.verdict = .informational
-            result.reason = "asynchronous strategy's count, reported only (--async-counts report)"
-        case .timing where !policy.gatesTimings:
+            return (result, test)
+        }
+        if gate == .timing, !policy.gatesTimings {
             result.verdict = .informational
             result.reason = policy.timingsNotJudgedBecause
-        case .count:
-            // A hop's count (strategy `-`, e.g. its retains per round trip) includes the pool's
-            // threads, whose timing moves it by a call or two in a counted window: it gets the
-            // asynchronous strategies' tolerance, and a floor of `otherThreadsCountFloor` per op.
-            let hop = old.row.strategy == RowKey.noStrategy
-            let tolerance = policy.countTolerance(asynchronous: asynchronous || hop)
+            return (result, test)
+        }
+        let otherThreads: Bool
+        switch rowClass {
+        case .noVerdict(let why): return noVerdict(why)
+        case .judged(let value): otherThreads = value
+        }
+        switch gate {
+        case .informational:
+            break  // returned above
+        case .instructions:
+            guard !old.roundMedians.isEmpty, !new.roundMedians.isEmpty else {
+                return noVerdict(
+                    notAttributed.isEmpty
+                        ? "\(withoutSamples()) has no samples of this row in samples.csv (each layout's counts), so its layouts cannot be judged" : notAttributed)
+            }
+            let judgement = InstructionJudgement(old, new, policy: policy, asynchronous: otherThreads)
+            result.verdict = judgement.verdict
+            result.reason = judgement.reason
+            result.judgedOnOneLayout = judgement.singleLayout
+            result.sees = old.value == 0 ? nil : judgement.allowed / abs(old.value)
+            flagImplausible(&result)
+        case .count where !policy.gatesAsynchronousCounts && otherThreads, .behaviour where !policy.gatesAsynchronousCounts && otherThreads:
+            result.verdict = .informational
+            result.reason = "\(gate == .behaviour ? "behaviour" : "count") of a row whose \(Self.otherThreadsWhy(key)) moves it, reported only (--async-counts report)"
+        case .count, .behaviour:
+            // A count of other threads' work gets the asynchronous tolerance; a pool's count (a
+            // row of no strategy, e.g. a hop's retains per round trip) a floor of
+            // `otherThreadsCountFloor` per op too, since a pool thread's stray call moves it.
+            let tolerance = policy.countTolerance(asynchronous: otherThreads)
             // A count written back from CSV can differ from an equal one in its last bits: such a
             // difference (shown as +0.0%) is no change.
-            let allowed = max(abs(old.value) * tolerance, abs(old.value) * 1e-9, hop ? GatePolicy.otherThreadsCountFloor : 0)
-            if new.value > old.value + allowed {
-                result.verdict = .regression
-            } else if new.value < old.value - allowed {
-                result.verdict = .improvement
+            let pool = otherThreads && key.strategy == RowKey.noStrategy
+            let allowed = max(abs(old.value) * tolerance, abs(old.value) * 1e-9, pool ? GatePolicy.otherThreadsCountFloor : 0)
+            result.sees = tolerance
+            let kind = gate == .behaviour ? "behaviour count" : "count"
+            let how = tolerance == 0 ? "exact \(kind)" : "\(kind), ±\(NumberFormat.percent(tolerance)) tolerance (\(Self.otherThreadsWhy(key)) moves it)"
+            if gate == .behaviour {
+                result.reason = how + ", judged both ways"
+                if abs(new.value - old.value) > allowed {
+                    result.verdict = .behaviourChanged
+                    result.reason =
+                        "behaviour changed: \(NumberFormat.compared(old.value)) → \(NumberFormat.compared(new.value)) \(old.row.unit); what the strategy does moved, and a fall fails as a rise does (\(how))"
+                }
+            } else {
+                result.reason = how
+                if new.value > old.value + allowed {
+                    result.verdict = .regression
+                } else if new.value < old.value - allowed {
+                    result.verdict = .improvement
+                    flagImplausible(&result)
+                }
             }
-            result.reason =
-                tolerance == 0
-                ? "exact count"
-                : "count, ±\(Int(tolerance * 100))% tolerance (\(hop ? "a hop: pool threads' timing moves the count" : "asynchronous strategy"))"
         case .timing:
             let threshold = policy.threshold(workload: old.row.workload, metric: old.row.metric)
             let change = result.change ?? 0
+            guard notAttributed.isEmpty else { return noVerdict(notAttributed) }
+            guard !old.roundMedians.isEmpty, !new.roundMedians.isEmpty else {
+                return noVerdict("\(withoutSamples()) has no samples of this row in samples.csv (each round's timings)")
+            }
             let fewest = min(old.roundMedians.count, new.roundMedians.count)
             guard fewest >= GatePolicy.minimumRounds else {
-                result.verdict = .informational
+                result.verdict = .notJudged
                 result.reason =
-                    notAttributed.isEmpty
-                    ? "not judged: \(fewest) worker round(s) on a side, and samples of one process are not independent (needs \(GatePolicy.minimumRounds)+ rounds, --rounds)"
-                    : "not judged: its samples cannot be told apart from another row's: \(notAttributed)"
+                    "not judged: could see nothing with \(fewest) worker round(s) on a side, since samples of one process are not independent (needs \(GatePolicy.minimumRounds)+ rounds, --rounds)"
                 return (result, test)
             }
             test.judged = true
             test.rounds = (old.roundMedians.count, new.roundMedians.count)
+            // A shift is significant only once it moves the current rounds beyond the baseline's:
+            // the smallest change this row can show is the larger of the threshold and the
+            // baseline's own spread of round medians, relative to their median.
+            let sorted = old.roundMedians.sorted()
+            let center = Statistics.percentile(sorted, 0.5)
+            let spread = center == 0 ? 0 : (sorted.last! - sorted.first!) / abs(center)
+            result.sees = max(threshold, spread)
             guard abs(change) > threshold else {
                 result.reason = "within the \(NumberFormat.percent(threshold)) noise threshold"
+                notJudgedIfBlind(&result, threshold: threshold)
                 return (result, test)
             }
             // Two-sided, so the test is fixed before the data are seen: "did it change", at twice
@@ -305,5 +492,20 @@ public struct RunComparison: Sendable {
             result.reason = "beyond \(NumberFormat.percent(threshold))"
         }
         return (result, test)
+    }
+
+    /// What moves a count of other threads' work, for its reason.
+    static func otherThreadsWhy(_ key: RowKey) -> String {
+        key.strategy == RowKey.noStrategy ? "pool threads' timing" : "the strategy's asynchronous delivery (as the baseline declares it)"
+    }
+
+    /// A cost that fell below ``GatePolicy/implausibleFraction`` of the baseline's is flagged, not
+    /// passed as an improvement.
+    static func flagImplausible(_ result: inout MetricComparison) {
+        guard result.verdict == .improvement, let old = result.baseline, let new = result.current, old > 0, new < old * GatePolicy.implausibleFraction else { return }
+        result.verdict = .implausible
+        result.reason =
+            "implausible: fell to \(NumberFormat.percent(new / old)) of the baseline, below the \(NumberFormat.percent(GatePolicy.implausibleFraction)) a change is believed without a look; if it is real, remake the baseline (docs/gate.md, 'Refreshing the baselines'); "
+            + result.reason
     }
 }

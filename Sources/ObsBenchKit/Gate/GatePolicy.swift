@@ -23,6 +23,10 @@ public struct GatePolicy: Sendable {
     public var timingsNotJudgedBecause = "timing, reported only (--counts-only)"
     /// Judge asynchronous strategies' counts (off: reported only; see `asynchronousCountTolerance`).
     public var gatesAsynchronousCounts: Bool
+    /// Strategies that must have at least one judged row: a gate in which one has none gives no
+    /// verdict (``NoVerdict/Reason/strategyNotJudged``), so a store of one's own cannot pass
+    /// with none of its rows judged (`obsbench gate --strategy NAME`).
+    public var requiredStrategies: [String] = []
     /// Instruction counts (Ir/op) of synchronous strategies may move by this fraction either way
     /// before they are a regression or an improvement, when both sides were counted in several
     /// memory layouts; a row whose baseline layouts disagree is allowed more
@@ -127,6 +131,13 @@ public struct GatePolicy: Sendable {
         self.singleLayoutAsynchronousInstructionTolerance = singleLayoutAsynchronousInstructionTolerance
     }
 
+    /// A cost count (instructions, bytes, allocations, retains) that falls below this fraction of
+    /// the baseline's is flagged as implausible (``Verdict/implausible``) and fails, rather than
+    /// passing as an improvement: a count that halves is more often a measurement that broke
+    /// (a loop optimised away, a view that no longer subscribes) than a change to the code
+    /// measured. A real one passes once the baseline is remade.
+    public static let implausibleFraction = 0.5
+
     /// Rounds (worker processes) each side needs before a timing is judged. Samples of one process
     /// are not independent (its memory layout and the machine's regime at the time hold for all of
     /// them), so a change is tested across processes: each round's median is one observation.
@@ -164,7 +175,7 @@ public struct GatePolicy: Sendable {
     func instructionToleranceReason(strategy: String, asynchronous: Bool) -> String {
         strategy == RowKey.noStrategy
             ? "a hop: pool threads' timing moves the count"
-            : asynchronous ? "asynchronous strategy: its delivery threads' timing moves the count" : "synchronous strategy"
+            : asynchronous ? "asynchronous delivery: its threads' timing moves the count" : "synchronous: no other thread's timing in it"
     }
 
     /// How far a hop's count per operation (strategy `-`) may move whatever its tolerance: a stray

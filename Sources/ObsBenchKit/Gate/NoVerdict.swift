@@ -24,6 +24,21 @@ public struct NoVerdict: Error, Sendable, Equatable, CustomStringConvertible {
         case sideNotCounted = "side-not-counted"
         /// The runs share no row the gate judges.
         case noRowJudged = "no-row-judged"
+        /// Both sides are one run (the same folder, or the same run id: a stale `results/latest`
+        /// that the baseline was made from).
+        case sameRun = "same-run"
+        /// A side's `run.json` says the run did not complete, or lacks a field a check needs.
+        case runIncomplete = "run-incomplete"
+        /// A row's figure in `results.csv` is not what its samples give (value, layouts, rounds).
+        case resultsDisagree = "results-disagree"
+        /// Gated rows lack the evidence to judge them: no samples on a side, samples that cannot
+        /// be told to be theirs, a strategy the runs declare differently or not at all.
+        case rowsWithoutEvidence = "rows-without-evidence"
+        /// A strategy named with `--strategy` has no judged row.
+        case strategyNotJudged = "strategy-not-judged"
+        /// A timing moved beyond its threshold, and its rounds cannot tell that from noise (the
+        /// baseline's rounds spread wider, or too few rounds for Holm's first level).
+        case changeNotJudgeable = "change-not-judgeable"
 
         /// One sentence, for `list` and the docs.
         public var meaning: String {
@@ -33,6 +48,12 @@ public struct NoVerdict: Error, Sendable, Equatable, CustomStringConvertible {
             case .fileMissing: "a side has no samples.csv or run.json beside its results.csv"
             case .sideNotCounted: "a side of a same-machine gate could not be counted"
             case .noRowJudged: "the runs share no row the gate judges"
+            case .sameRun: "both sides are the same run (one folder, or one run id)"
+            case .runIncomplete: "a side's run.json says it did not complete, or lacks a field a check needs"
+            case .resultsDisagree: "a row of results.csv disagrees with its samples.csv"
+            case .rowsWithoutEvidence: "gated rows lack samples or a declaration to be judged by"
+            case .strategyNotJudged: "a strategy named with --strategy has no judged row"
+            case .changeNotJudgeable: "a timing moved beyond its threshold where its rounds cannot tell that from noise"
             }
         }
     }

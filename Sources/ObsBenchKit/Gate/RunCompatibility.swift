@@ -1,3 +1,5 @@
+import Foundation
+
 /// Whether two runs were made alike enough for the gate to compare them: the facts in their
 /// `run.json` that decide the numbers the comparison would judge. A difference is a refusal
 /// (exit 5, `ExitStatus.baselineUnusable`) naming both sides, never a list of false regressions.
@@ -51,6 +53,52 @@ public enum RunCompatibility {
             }
         }
         return problems
+    }
+
+    /// Why the gate refuses the pair before comparing a row, or nil: both sides are one run (the
+    /// same folder, or the same run id: a stale `results/latest` given as the current run), or a
+    /// side's `run.json` says it did not complete, or lacks a field a check of these runs needs
+    /// (the toolchain and Valgrind's facts for instruction counts, the rounds for timings). A
+    /// missing `run.json` is the comparison's to refuse (``NoVerdict/Reason/fileMissing``).
+    /// `sameMachine`: the two sides of a same-machine gate, started together by the gate itself,
+    /// whose run ids (their start time, to the second) may be one; their folders still differ.
+    ///
+    /// ```swift
+    /// RunCompatibility.refusal(baseline: base, current: base, policy: GatePolicy())?.reason  // .sameRun
+    /// ```
+    public static func refusal(baseline: RunResults, current: RunResults, policy: GatePolicy, sameMachine: Bool = false) -> NoVerdict? {
+        let paths = [baseline.source, current.source].map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path }
+        if paths[0] == paths[1] {
+            return NoVerdict(.sameRun, "the baseline and the current run are one file, \(paths[0]): a run judged against itself shows nothing")
+        }
+        if !sameMachine, let old = baseline.metadata, let new = current.metadata, old.runID == new.runID {
+            return NoVerdict(
+                .sameRun,
+                "the baseline (\(baseline.source)) and the current run (\(current.source)) are one run, \(old.runID): a copy of the run the baseline was made from, such as a stale results/latest, shows nothing"
+            )
+        }
+        let shared = sharedMetrics(baseline.rows, current.rows)
+        let judgesInstructions = shared.contains { $0.gate == .instructions }
+        let judgesTimings = policy.gatesTimings && shared.contains { $0.gate == .timing }
+        var problems: [String] = []
+        for (side, run) in [("the baseline", baseline), ("the current run", current)] {
+            guard let metadata = run.metadata else { continue }
+            if metadata.status != .completed {
+                let errors = run.rows.filter(\.isError)
+                problems.append(
+                    "\(side)'s run.json says its status is \(metadata.status.rawValue), not completed"
+                        + (errors.isEmpty ? "" : " (\(errors.count) error row(s), e.g. \(errors[0].suite) · \(errors[0].strategy): \(errors[0].note))"))
+            }
+            var absent: [String] = []
+            if judgesInstructions, metadata.toolchain == nil { absent.append("toolchain") }
+            if judgesInstructions, metadata.instructionCounting == nil { absent.append("instruction_counting") }
+            if judgesTimings, metadata.rounds == nil { absent.append("rounds") }
+            if !absent.isEmpty {
+                problems.append("\(side)'s run.json has no \(absent.joined(separator: " or ")), which the checks of these runs need")
+            }
+        }
+        guard !problems.isEmpty else { return nil }
+        return NoVerdict(.runIncomplete, problems.joined(separator: "; "))
     }
 
     static func sharedMetrics(_ a: [ResultRow], _ b: [ResultRow]) -> Set<Metric> {

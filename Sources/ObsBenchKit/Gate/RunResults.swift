@@ -61,6 +61,12 @@ public struct RunResults: Sendable {
         }
         var run = RunResults(rows: rows, samples: samples, source: resultsFile.path, metadata: metadata)
         run.absentFiles = [samplesFile, metadataFile].filter { !FileManager.default.fileExists(atPath: $0.path) }.map(\.lastPathComponent)
+        // A samples.csv of its header alone is no evidence for rows judged by their samples.
+        if samples.isEmpty, !run.absentFiles.contains(samplesFile.lastPathComponent),
+            rows.contains(where: { !$0.isError && $0.value != nil && [.timing, .instructions].contains($0.metric.gate) })
+        {
+            run.absentFiles.append("\(samplesFile.lastPathComponent) with samples (it holds none)")
+        }
         let profileFile = resultsFile.deletingLastPathComponent().appendingPathComponent(ResultsDirectory.profileFileName)
         if FileManager.default.fileExists(atPath: profileFile.path) {
             run.profiles = ProfileSummary(rows: try ProfileRow.read(file: profileFile.path))

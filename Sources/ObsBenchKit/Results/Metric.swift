@@ -23,8 +23,13 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         case timing
         /// Instructions counted under Callgrind: a tight relative tolerance, no significance test.
         case instructions
-        /// An exact count: must not grow.
+        /// A cost count (bytes, allocations, retains): must not grow, and a fall beyond
+        /// ``GatePolicy/implausibleFraction`` is flagged as implausible rather than passed as an
+        /// improvement.
         case count
+        /// What a strategy *does* (re-runs, notifications, torn states, lost writes): judged both
+        /// ways, since a view that stops re-running is a failure, not an improvement.
+        case behaviour
         /// Reported, never judged, for the reason given.
         case informational(String)
 
@@ -34,6 +39,7 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
             case .timing: "timing"
             case .instructions: "instructions"
             case .count: "count"
+            case .behaviour: "behaviour"
             case .informational: "informational"
             }
         }
@@ -128,11 +134,11 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     // Re-runs (latency, scaling).
 
     /// View re-runs delivered per write.
-    public static let rerunsPerWrite = Metric("reruns_per_write", unit: "reruns/write", gate: .count)
+    public static let rerunsPerWrite = Metric("reruns_per_write", unit: "reruns/write", gate: .behaviour)
     /// View re-runs a write called for (views that read what it changed).
     public static let rerunsNeededPerWrite = Metric("reruns_needed_per_write", unit: "reruns/write", gate: .informational("fixed by the topology"))
     /// Share of delivered re-runs that no read field called for.
-    public static let spuriousFraction = Metric("spurious_fraction", unit: "fraction", gate: .count)
+    public static let spuriousFraction = Metric("spurious_fraction", unit: "fraction", gate: .behaviour)
     /// Nanoseconds per further view: b of latency = a + b·S.
     public static let costPerView = Metric("cost_per_view", unit: "ns/view", gate: derivedFromTimings)
     /// Log-log slope of latency between the sweep's two largest S.
@@ -195,13 +201,13 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Transactions committed by the background writers.
     public static let transactions = Metric("transactions", unit: "transactions", gate: .informational("fixed by the workload"))
     /// View re-runs per transaction.
-    public static let rerunsPerTransaction = Metric("reruns_per_transaction", unit: "reruns/transaction", gate: .count)
+    public static let rerunsPerTransaction = Metric("reruns_per_transaction", unit: "reruns/transaction", gate: .behaviour)
     /// Notifications per transaction (below 1: coalesced).
-    public static let notificationsPerTransaction = Metric("notifications_per_transaction", unit: "notifications/transaction", gate: .count)
+    public static let notificationsPerTransaction = Metric("notifications_per_transaction", unit: "notifications/transaction", gate: .behaviour)
     /// States one observation showed that existed at no commit boundary.
-    public static let tornObservations = Metric("torn_observations", unit: "observations", gate: .count)
+    public static let tornObservations = Metric("torn_observations", unit: "observations", gate: .behaviour)
     /// `torn_observations` per 1,000 transactions.
-    public static let tornPer1000Transactions = Metric("torn_per_1000_transactions", unit: "torn/1000 transactions", gate: .count)
+    public static let tornPer1000Transactions = Metric("torn_per_1000_transactions", unit: "torn/1000 transactions", gate: .behaviour)
     /// States two combined observations showed that existed at no commit boundary.
     public static let combinedTornObservations = Metric("combined_torn_observations", unit: "observations", gate: whichViewFirst)
     /// `combined_torn_observations` per 1,000 transactions.
@@ -227,9 +233,9 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Voluntary context switches per read of a store.
     public static let voluntarySwitchesPerRead = Metric("voluntary_switches_per_read", unit: "switches/read", gate: kernelScheduling)
     /// Writes made by the concurrent writers.
-    public static let writes = Metric("writes", unit: "writes", gate: .count)
+    public static let writes = Metric("writes", unit: "writes", gate: .behaviour)
     /// Writes the store's metrics do not count.
-    public static let lostWrites = Metric("lost_writes", unit: "writes", gate: .count)
+    public static let lostWrites = Metric("lost_writes", unit: "writes", gate: .behaviour)
     /// Wall-clock nanoseconds per write, one reading of the whole run.
     public static let wallNanosecondsPerWrite = Metric("wall_ns_per_write", unit: "ns/write", gate: .informational("one wall-clock reading of the whole run, no samples to judge"))
 

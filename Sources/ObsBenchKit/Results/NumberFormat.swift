@@ -12,9 +12,24 @@ public enum NumberFormat {
     }
 
     /// A fraction as a percentage, whole where it is: `percent(0.25)` is "25%", `percent(0.005)` is "0.5%".
+    /// (Rounded to 4 decimals of a percent, so that 0.03 prints "3%", not its binary neighbour.)
     public static func percent(_ fraction: Double) -> String {
-        let percent = fraction * 100
+        let percent = (fraction * 100 * 10_000).rounded() / 10_000
         return percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%"
+    }
+
+    /// A fraction as a percentage to two significant figures, for how small a change a verdict
+    /// could see: `sensitivity(0.00512)` is "0.51%", `sensitivity(0.8347)` is "83%".
+    public static func sensitivity(_ fraction: Double) -> String {
+        let percent = fraction * 100
+        let text =
+            switch abs(percent) {
+            case 10...: String(format: "%.0f", percent)
+            case 1..<10: String(format: "%.1f", percent)
+            default: String(format: "%.2f", percent)
+            }
+        let trimmed = text.contains(".") ? String(text.reversed().drop { $0 == "0" }.reversed()).trimmingSuffix(".") : text
+        return trimmed + "%"
     }
 
     /// A relative change, signed, one decimal: `change(0.0713)` is "+7.1%", `change(-0.1)` is "-10.0%".
@@ -123,5 +138,12 @@ public enum NumberFormat {
     /// Seconds, whole without a fraction: `seconds(60)` is "60", `seconds(1.5)` is "1.5".
     static func seconds(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+extension String {
+    /// The string without one trailing `suffix`, if it ends with it.
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

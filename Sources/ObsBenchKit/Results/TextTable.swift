@@ -72,6 +72,34 @@ public struct TextTable: Sendable {
         return (lines + rows.map(line)).joined(separator: "\n") + "\n"
     }
 
+    /// The same table with the cells of `column` shortened in the middle (`…`) just enough that
+    /// each plain-text line fits `width` columns, where it can; the other columns keep their cells.
+    ///
+    /// ```swift
+    /// TextTable(header: ["key", "n"], rows: [["latency/write-observed/observable", "1"]])
+    ///     .fitted(to: 20, shrinking: 0).rows[0][0]  // "latency/w…observable"
+    /// ```
+    public func fitted(to width: Int, shrinking column: Int) -> TextTable {
+        let all = [header] + rows
+        let columns = all.map(\.count).max() ?? 0
+        guard column < columns else { return self }
+        let widths = (0..<columns).map { index in all.map { $0.indices.contains(index) ? $0[index].count : 0 }.max() ?? 0 }
+        let others = widths.enumerated().filter { $0.offset != column }.map(\.element).reduce(0, +) + 2 * (columns - 1) + indent.count
+        let room = max(width - others, header.indices.contains(column) ? header[column].count : 1, 9)
+        guard widths[column] > room else { return self }
+        var fitted = self
+        fitted.rows = rows.map { cells in
+            guard cells.indices.contains(column), cells[column].count > room else { return cells }
+            var shortened = cells
+            let cell = cells[column]
+            let head = (room - 1) / 2
+            let tail = room - 1 - head
+            shortened[column] = String(cell.prefix(head)) + "…" + String(cell.suffix(tail))
+            return shortened
+        }
+        return fitted
+    }
+
     /// A markdown table; `|` in a cell is escaped, and number columns are right-aligned.
     public func markdown() -> String {
         func line(_ cells: [String]) -> String { "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }

@@ -78,4 +78,10 @@ public enum SuiteRegistry {
     public static func suite(named name: String) -> Suite? {
         all.first { $0.name == name }
     }
+
+    /// The workload of suite `suite` whose rows are named `rowWorkload` (the `workload` column);
+    /// nil when no suite of this binary writes such rows.
+    public static func workload(suite: String, rowWorkload: String) -> (any Workload)? {
+        self.suite(named: suite)?.workloads.first { $0.writesRows(named: rowWorkload) }
+    }
 }

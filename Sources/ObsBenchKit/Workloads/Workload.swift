@@ -94,11 +94,44 @@ public protocol Workload: Sendable {
     /// Whether the workload can count instructions (`--measure instructions`): true for
     /// workloads whose cost per operation goes through `WorkloadContext.measureCost`.
     var countsInstructions: Bool { get }
+    /// Whose work its rows measure besides the measuring thread's, which decides whether a count
+    /// may move with another thread's timing (``MeasuredThreads``). The gate reads it from here and
+    /// from the baseline's declaration of the strategy, never from the run it judges. Default:
+    /// ``MeasuredThreads/strategyDelivery``, the conservative answer.
+    var measuredThreads: MeasuredThreads { get }
+    /// Whether a row whose `workload` column says `rowWorkload` is this workload's. Default: its
+    /// ``name``; a workload that writes rows under other names (the concrete loops) says which.
+    func writesRows(named rowWorkload: String) -> Bool
     @MainActor func run(_ context: WorkloadContext) async throws -> WorkloadOutput
 }
 
 extension Workload {
     public var countsInstructions: Bool { false }
+    public var measuredThreads: MeasuredThreads { .strategyDelivery }
+    public func writesRows(named rowWorkload: String) -> Bool { rowWorkload == name }
+}
+
+/// Whose work a workload's rows measure, so that the gate can tell a count that must repeat
+/// exactly from one that moves with another thread's timing. A property of the workload, not of
+/// the run:
+///
+/// ```swift
+/// WriteUnobservedWorkload().measuredThreads  // .callingThread: exact, whatever the strategy declares
+/// WriteObservedWorkload().measuredThreads    // .strategyDelivery: asynchronous where the baseline
+///                                            // declares the strategy's delivery asynchronous
+/// RoundTripHopWorkload(kind: .mainActor).measuredThreads  // .poolThreads: always
+/// ```
+public enum MeasuredThreads: String, Sendable, CaseIterable {
+    /// The operation runs on the calling thread and returns; nothing is delivered (no view, or
+    /// none that the operation notifies). Its counts repeat exactly whatever the strategy declares.
+    case callingThread = "calling thread"
+    /// The strategy's delivery and its own threads too: views re-run, queues and tasks the store
+    /// keeps (a memory row counts every thread's allocations). Moves with thread timing where the
+    /// strategy delivers asynchronously.
+    case strategyDelivery = "the strategy's delivery"
+    /// Threads of the runtime's pools or dispatch's (actor hops, the pool suite, concurrent
+    /// writers): its counts move with their timing whatever is measured.
+    case poolThreads = "pool threads"
 }
 
 /// A cost per operation, measured one of the two ways.

@@ -43,6 +43,9 @@ public struct RoundTripHopWorkload: Workload {
     /// time, so concurrent callers would measure its scheduler, not the hop.
     public let countsInstructions = true
 
+    /// Its rows count the runtime's or dispatch's threads, whose timing moves them.
+    public let measuredThreads = MeasuredThreads.poolThreads
+
     public init(kind: Kind) {
         self.kind = kind
     }

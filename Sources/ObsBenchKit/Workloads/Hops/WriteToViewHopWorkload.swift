@@ -31,6 +31,9 @@ public struct WriteToViewHopWorkload: Workload {
 
     public let countsInstructions = true
 
+    /// Its rows count the runtime's or dispatch's threads, whose timing moves them.
+    public let measuredThreads = MeasuredThreads.poolThreads
+
     public init(handoff: Handoff) {
         self.handoff = handoff
     }

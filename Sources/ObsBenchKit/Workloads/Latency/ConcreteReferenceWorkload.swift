@@ -8,6 +8,12 @@ public struct ConcreteReferenceWorkload: Workload {
     public let name = "concrete-reference"
     public let summary = "read-untracked and write-unobserved on the strategy's own record type in a tight loop (plain, observable, published): the harness's share"
     public let countsInstructions = true
+
+    /// Nothing is delivered: the operation's counts are the calling thread's alone.
+    public let measuredThreads = MeasuredThreads.callingThread
+
+    /// Its rows are named after the operations they are the concrete loops of.
+    public func writesRows(named rowWorkload: String) -> Bool { [Self.readName, Self.writeName].contains(rowWorkload) }
     /// The rows' workload names: the measured workload's, marked concrete.
     public static let readName = "read-untracked-concrete"
     public static let writeName = "write-unobserved-concrete"

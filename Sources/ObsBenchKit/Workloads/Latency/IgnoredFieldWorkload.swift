@@ -11,6 +11,12 @@ public struct IgnoredFieldWorkload: Workload {
     public let name = "ignored-field"
     public let summary = "read and write an @ObservationIgnored field of the @Observable record in a tight loop (observable), against the tracked field"
     public let countsInstructions = true
+
+    /// Nothing is delivered: the operation's counts are the calling thread's alone.
+    public let measuredThreads = MeasuredThreads.callingThread
+
+    /// Its rows are the ignored field's read and write.
+    public func writesRows(named rowWorkload: String) -> Bool { [Self.readName, Self.writeName].contains(rowWorkload) }
     public static let readName = "read-ignored-concrete"
     public static let writeName = "write-ignored-concrete"
 

@@ -19,6 +19,12 @@ import ObservationStrategies
 public struct ScanAllWorkload: Workload {
     public let name = "scan-all"
     public let summary = "read one field of every record untracked and sum it, N = 10,000 and 100,000 (--quick: 10,000); one op is one scan"
+
+    /// Nothing is delivered: the operation's counts are the calling thread's alone.
+    public let measuredThreads = MeasuredThreads.callingThread
+
+    /// Its rows: the scan through the protocol, and on the concrete record type.
+    public func writesRows(named rowWorkload: String) -> Bool { [name, Self.concreteName].contains(rowWorkload) }
     /// The concrete reference's rows.
     public static let concreteName = "scan-all-concrete"
 

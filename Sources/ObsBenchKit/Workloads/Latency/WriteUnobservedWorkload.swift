@@ -6,6 +6,9 @@ public struct WriteUnobservedWorkload: Workload {
     public let summary = "write one field with no subscriber, to quiescence"
     public let countsInstructions = true
 
+    /// Nothing is delivered: the operation's counts are the calling thread's alone.
+    public let measuredThreads = MeasuredThreads.callingThread
+
     public init() {}
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {

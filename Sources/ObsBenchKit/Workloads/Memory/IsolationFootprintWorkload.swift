@@ -14,6 +14,9 @@ public struct IsolationFootprintWorkload: Workload {
     public let summary =
         "bytes per default actor, per DispatchQueue-guarded store, per plain class, and per empty store of the store-isolation suite, 10,000 of each (plain's worker only)"
 
+    /// Dispatch allocates and frees a queue's internals on its own threads' schedule.
+    public let measuredThreads = MeasuredThreads.poolThreads
+
     public init() {}
 
     public static let instances = 10_000

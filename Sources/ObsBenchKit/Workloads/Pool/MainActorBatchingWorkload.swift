@@ -11,6 +11,9 @@ public struct MainActorBatchingWorkload: Workload {
 
     public let name = "main-actor-batching"
     public let summary = "1,000 items from a background task to a main-actor view: a hop per item against one batched hop (time and switches)"
+
+    /// Its rows count the runtime's or dispatch's threads, whose timing moves them.
+    public let measuredThreads = MeasuredThreads.poolThreads
     public static let items = 1_000
 
     public init() {}

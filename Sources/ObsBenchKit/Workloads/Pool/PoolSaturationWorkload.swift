@@ -36,6 +36,9 @@ public struct PoolSaturationWorkload: Workload {
         "K = 0, cores, 4 × cores CPU-bound tasks (\(Self.busyMilliseconds(quick: false)) ms each, no suspension) on \(placement.rawValue); the main actor times default-actor round trips (at the compute's priority and its own) and a main-actor job"
     }
 
+    /// Its rows count the runtime's or dispatch's threads, whose timing moves them.
+    public let measuredThreads = MeasuredThreads.poolThreads
+
     public init(placement: ComputePlacement) {
         self.placement = placement
     }

@@ -11,6 +11,9 @@ public struct PoolWidthWorkload: Workload {
     public let name = "pool-width"
     public let summary = "threads that ran 1,000 pool jobs; start delay of a new job while B = 1 … cores + 1 pool tasks block in a synchronous wait"
 
+    /// Its rows count the runtime's or dispatch's threads, whose timing moves them.
+    public let measuredThreads = MeasuredThreads.poolThreads
+
     public init() {}
 
     static let holdMilliseconds = 20

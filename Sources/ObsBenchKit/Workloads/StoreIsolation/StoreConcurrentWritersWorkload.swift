@@ -6,6 +6,9 @@ import ObservationStrategies
 public struct StoreConcurrentWritersWorkload: Workload {
     public let name = "store-concurrent-writers"
     public let summary = "100 concurrent writers × 100 issues into one store: none lost, time per write"
+
+    /// Its rows count the runtime's or dispatch's threads, whose timing moves them.
+    public let measuredThreads = MeasuredThreads.poolThreads
     public static let writers = 100
     public static let writesPerWriter = 100
 

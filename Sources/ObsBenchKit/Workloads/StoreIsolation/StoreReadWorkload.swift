@@ -16,6 +16,9 @@ public struct StoreReadWorkload: Workload {
     public var name: String { "store-read-\(caller.rawValue)" }
     public var summary: String { "read a metrics snapshot from \(caller == .mainActor ? "the main actor" : "a background task"): GCD queue store, @MainActor store, actor store" }
 
+    /// Its rows count the runtime's or dispatch's threads, whose timing moves them.
+    public let measuredThreads = MeasuredThreads.poolThreads
+
     public init(caller: Caller) {
         self.caller = caller
     }

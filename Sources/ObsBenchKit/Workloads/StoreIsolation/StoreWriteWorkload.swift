@@ -11,6 +11,9 @@ public struct StoreWriteWorkload: Workload {
     public let name = "store-write-to-view"
     public let summary = "record an issue from a background task until a main-actor view has seen it: GCD queue store, @MainActor store, actor store"
 
+    /// Its rows count the runtime's or dispatch's threads, whose timing moves them.
+    public let measuredThreads = MeasuredThreads.poolThreads
+
     public init() {}
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {

@@ -1,0 +1,71 @@
+import ObservationStrategies
+
+/// Whether a row's count may move with another thread's timing, decided by the workload that
+/// wrote it (``MeasuredThreads``) and by what the *baseline* declares of its strategy, never by the
+/// run under test. A run that declares its strategy asynchronous cannot buy its rows a wider
+/// tolerance, and a row with no asynchronous part is judged exactly whatever is declared:
+///
+/// ```swift
+/// let classes = RowClass.Resolver(baseline: base, current: now)
+/// classes.resolve(writeUnobservedKey)   // .judged(otherThreads: false): the calling thread's alone
+/// classes.resolve(writeObservedKey)     // .judged(otherThreads: true) where the baseline says
+///                                       // the strategy delivers asynchronously
+/// classes.resolve(keyOfARedeclaredStore)  // .noVerdict("the runs declare … differently: …")
+/// ```
+public enum RowClass: Sendable, Equatable {
+    /// The row can be judged; `otherThreads` says whether its counts include threads whose timing
+    /// varies (the asynchronous tolerances apply).
+    case judged(otherThreads: Bool)
+    /// The row's class cannot be known: no verdict for it, and the reason.
+    case noVerdict(String)
+
+    /// Resolves rows' classes for one comparison.
+    public struct Resolver: Sendable {
+        var baseline: RunMetadata?
+        var current: RunMetadata?
+
+        public init(baseline: RunResults, current: RunResults) {
+            self.baseline = baseline.metadata
+            self.current = current.metadata
+        }
+
+        /// The class of the row keyed `key`.
+        public func resolve(_ key: RowKey) -> RowClass {
+            let strategy = key.strategy
+            // A row of no strategy (hops, the pool, the stores of the migration plan) counts
+            // threads of the runtime's pools or dispatch's.
+            if strategy == RowKey.noStrategy { return .judged(otherThreads: true) }
+            // The baseline's run.json, else this binary's built-in strategies (runs made before
+            // run.json described them): what was known before the change. A run that declares its
+            // strategy otherwise measured something the baseline does not describe.
+            guard let declared = Self.declaration(of: strategy, in: baseline) else {
+                return .noVerdict("neither the baseline's run.json nor this obsbench declares \(strategy)'s capabilities, so how to judge its rows is not known")
+            }
+            if let now = Self.declaration(of: strategy, in: current), now.capabilities != declared.capabilities {
+                return .noVerdict(
+                    "the runs declare \(strategy) differently (the baseline: \(Self.describe(declared.capabilities)); the current run: \(Self.describe(now.capabilities))): remake the baseline with the new declaration"
+                )
+            }
+            // A row no workload of this binary writes (another version's) is classed as a
+            // workload that declares nothing is: by its strategy's delivery.
+            switch SuiteRegistry.workload(suite: key.suite, rowWorkload: key.workload)?.measuredThreads ?? .strategyDelivery {
+            case .callingThread: return .judged(otherThreads: false)
+            case .poolThreads: return .judged(otherThreads: true)
+            case .strategyDelivery: return .judged(otherThreads: declared.capabilities.delivery == .asynchronous)
+            }
+        }
+
+        /// A run's declaration of `strategy`: its run.json's, else (a run older than
+        /// `strategy_details`) this binary's built-in one.
+        static func declaration(of strategy: String, in run: RunMetadata?) -> StrategyDescriptor? {
+            if let details = run?.strategyDetails { return details.first { $0.name == strategy } ?? StrategyRegistry.entry(named: strategy)?.descriptor }
+            return StrategyRegistry.entry(named: strategy)?.descriptor
+        }
+
+        static func describe(_ capabilities: Capabilities) -> String {
+            "\(capabilities.delivery.rawValue) delivery, granularity \(capabilities.granularity.rawValue)"
+                + (capabilities.deduplicates ? ", deduplicates" : "") + (capabilities.transactional ? ", transactional" : "")
+                + (capabilities.coalesces ? ", coalesces" : "")
+        }
+    }
+}
