@@ -1,15 +1,16 @@
 import ArgumentParser
 import ObsBenchKit
 
-/// What the run prints on standard output at the end.
+/// What the run prints on standard output: tables suite by suite, as each suite is done; the
+/// rows (csv, json) at the end.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    /// Aligned summary tables.
+    /// Aligned summary tables, each suite's as soon as it is done.
     case table
-    /// The rows of results.csv.
+    /// The rows of results.csv, at the end.
     case csv
-    /// The rows as a JSON array of objects keyed by column name.
+    /// The rows as a JSON array of objects keyed by column name, at the end (one document).
     case json
-    /// Summary tables in GitHub-flavoured markdown.
+    /// Summary tables in GitHub-flavoured markdown, each suite's as soon as it is done.
     case markdown
 }
 

@@ -112,7 +112,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Folder for run folders and the `latest` link.", valueName: "dir"))
     var output = "results"
 
-    @Option(help: ArgumentHelp("What to print on standard output at the end: table, csv, json or markdown.", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "What to print on standard output: table, csv, json or markdown. Tables (table, markdown) come suite by suite, each as soon as its suite is done; csv and json at the end.",
+            valueName: "format"))
     var format: OutputFormat = .table
 
     @Option(
@@ -184,14 +187,28 @@ struct RunCommand: AsyncParsableCommand {
     @MainActor
     private func runRelease() async throws {
         let plan = try makePlan()
+        let names = plan.strategies.map(\.name)
+        // Tables are printed suite by suite as each is done (what the run would print at its end,
+        // only sooner); csv and json are one document of the whole run's rows, printed at the end.
+        var stream: SummaryStream? =
+            switch format {
+            case .table: SummaryStream(style: .text, strategies: names)
+            case .markdown: SummaryStream(style: .markdown, strategies: names)
+            case .csv, .json: nil
+            }
+        let suiteDone: @MainActor (Suite, [ResultRow]) -> Void = { suite, rows in
+            guard let text = stream?.text(of: suite, rows: rows), !text.isEmpty else { return }
+            Console.print(text)
+            Console.flush()
+        }
         let outcome: RunSession.Outcome
         do {
-            outcome = try await RunSession.run(plan, output: output, workerExecutable: ReleaseRedirect.currentExecutable)
+            outcome = try await RunSession.run(plan, output: output, workerExecutable: ReleaseRedirect.currentExecutable, suiteDone: suiteDone)
         } catch {
             Console.error("\(error)")
             throw error.status.exitCode
         }
-        Console.print(render(outcome.rows, plan: plan))
+        Console.print(stream?.ending ?? render(outcome.rows))
         Console.standardError("results: \(outcome.directory.resultsFile.path) (raw samples: samples.csv, run facts: run.json; \(output)/latest points here)\n")
         if let shard = plan.shard, shard.isPartial {
             Console.standardError(
@@ -204,15 +221,12 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    private func render(_ rows: [ResultRow], plan: RunPlan) -> String {
-        let names = plan.strategies.map(\.name)
+    /// The whole run's rows in a format that needs all of them (csv, json); the tables' formats
+    /// are printed suite by suite (``SummaryStream``) and print nothing here.
+    private func render(_ rows: [ResultRow]) -> String {
         switch format {
-        case .table:
-            var text = plan.suites.flatMap { SummaryTable.tables(suite: $0, rows: rows, strategies: names) }.map { $0.text() }.joined(separator: "\n")
-            if !names.contains(RowKey.floorStrategy) { text += "(no ratios: `\(RowKey.floorStrategy)` was not run)\n" }
-            return text
-        case .markdown:
-            return plan.suites.flatMap { SummaryTable.tables(suite: $0, rows: rows, strategies: names) }.map { $0.markdown() }.joined(separator: "\n")
+        case .table, .markdown:
+            return ""
         case .csv:
             return CSV.line(ResultRow.columns) + rows.map { CSV.line($0.fields) }.joined()
         case .json:

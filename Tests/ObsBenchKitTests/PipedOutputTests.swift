@@ -5,7 +5,8 @@ import Testing
 
 /// What a run prints when both of its streams go to one pipe (`> log 2>&1`, `| tee`): the tables
 /// on standard output stay whole, and the lines on standard error (progress, `results: …`) come
-/// before or after them, never inside. Checked on the release binary (a debug build hands runs to it).
+/// before or after them, never inside; each suite's tables come as soon as it is done, before the
+/// next suite's first worker starts. Checked on the release binary (a debug build hands runs to it).
 @Suite("Piped output")
 struct PipedOutputTests {
     @Test(
@@ -47,5 +48,20 @@ struct PipedOutputTests {
         }
         let resultsLine = try #require(lines.firstIndex { $0.hasPrefix("results: ") }, "no results line in:\n\(text)")
         #expect(resultsLine > lastTableLine)
+
+        // The plan runs consistency, then subscription: consistency's table is printed before
+        // subscription's first worker starts, subscription's after it.
+        let subscriptionStarts = try #require(lines.firstIndex { $0.contains("] subscription · ") }, "no progress line of subscription in:\n\(text)")
+        #expect(rules.first.map { $0 < subscriptionStarts } == true, "consistency's table not printed before subscription started:\n\(text)")
+        #expect(rules.last.map { $0 > subscriptionStarts } == true)
+
+        // Without standard error's lines (progress, the results line), what is left is exactly the
+        // tables printed at once from the run's results.csv, as a run printed them at its end before.
+        let rows = try ResultsReader.read(file: output.appendingPathComponent("latest").appendingPathComponent("results.csv").path)
+        func isProgress(_ line: String) -> Bool {  // "[3/12] subscription · plain … 4 s elapsed"
+            line.hasPrefix("[") && line.contains("] ") && line.dropFirst().prefix { $0 != "]" }.allSatisfy { $0.isNumber || $0 == "/" }
+        }
+        let tables = lines.filter { !isProgress($0) && !$0.hasPrefix("results: ") }.joined(separator: "\n")
+        #expect(tables == SummaryStreamTests.printedAtOnce(.text, suites: [.consistency, .subscription], rows: rows, strategies: strategies))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One table of a suite's end-of-run summary: a row per strategy (or, for a suite that measures
+/// One table of a suite's summary, printed when the suite is done (``SummaryStream``): a row per strategy (or, for a suite that measures
 /// none, per isolation kind, store or probe) with the suite's own figures, built by the suite's
 /// `tables` (latency: the operations' medians, net of `plain` measured in the same run and, where
 /// `plain` is well measured, their ratios to it; the concrete loops and harness shares; the scans).

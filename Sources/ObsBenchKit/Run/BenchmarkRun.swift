@@ -106,7 +106,8 @@ public struct RunPlan: Sendable {
 /// Within a suite the strategies take turns, round after round, so a shared machine's slow and
 /// fast stretches fall on all of them alike. Each worker's rows go to `rounds.csv` and its raw
 /// samples to `samples.csv` as it finishes; when a suite's last round is done, the pooled rows
-/// (see `RoundMerger`) go to `results.csv` (both through ``RunRecorder``).
+/// (see `RoundMerger`) go to `results.csv` (both through ``RunRecorder``), and each suite whose
+/// jobs are all pooled is handed to ``suiteDone``, in the plan's order (``SuiteReadiness``).
 @MainActor
 public final class BenchmarkRun {
     public let plan: RunPlan
@@ -153,6 +154,13 @@ public final class BenchmarkRun {
     public private(set) var failures: [String] = []
     /// Each selected job's number in the whole plan, for a shard's job records.
     private let jobNumbers: [RunJob: Int]
+    /// Which suites are done, and handed to ``suiteDone``.
+    private var readiness: SuiteReadiness
+    /// Called with each suite of the plan, in order, once all its jobs (and those of the suites its
+    /// tables also read) are pooled and every suite before it was handed over (``SuiteReadiness``),
+    /// with every row pooled so far: `obsbench run` prints the suite's tables there. It is called
+    /// between two suites, never while a worker runs; not for a run that is interrupted.
+    public var suiteDone: (@MainActor (_ suite: Suite, _ rows: [ResultRow]) -> Void)?
 
     /// - Parameter callgrind: how to start instruction-mode workers (`CallgrindInvocation.prepare`);
     ///   required when the plan measures instructions.
@@ -165,16 +173,34 @@ public final class BenchmarkRun {
         recorder = RunRecorder(directory: directory, keepsJobs: plan.shard != nil)
         let selected = Set(plan.selectedJobs)
         jobNumbers = Dictionary(uniqueKeysWithValues: plan.jobs.enumerated().filter { selected.contains($0.element) }.map { ($0.element, $0.offset) })
+        readiness = SuiteReadiness(
+            suites: plan.suites.map(\.name), jobs: plan.selectedJobs, reads: Dictionary(uniqueKeysWithValues: plan.suites.map { ($0.name, $0.tablesAlsoRead) }))
     }
 
     public func execute() async {
         let progress = ProgressReporter(totalJobs: plan.workerCount)
+        // Suites with no job to run (none selected by a shard, nothing to measure) at the head of
+        // the plan are done before any worker starts.
+        handOverDoneSuites(progress: progress)
         for suite in plan.suites {
             for measure in plan.measures(of: suite) {
                 await execute(suite, measuring: measure, progress: progress)
             }
         }
+        handOverDoneSuites(progress: progress)
         progress.done()
+    }
+
+    /// Hands every suite ``SuiteReadiness`` releases to ``suiteDone``, the progress line cleared
+    /// first so that what it prints on a terminal starts on a line of its own.
+    private func handOverDoneSuites(progress: ProgressReporter) {
+        let done = readiness.release()
+        guard let suiteDone, !done.isEmpty else { return }
+        progress.clearLine()
+        for name in done {
+            guard let suite = plan.suites.first(where: { $0.name == name }) else { continue }
+            suiteDone(suite, rows)
+        }
     }
 
     /// Every round of every strategy of one suite, measuring one way (in a shard, those it
@@ -198,6 +224,7 @@ public final class BenchmarkRun {
         var pending = (1...rounds).flatMap { round in order.map { (job: job($0, round: round), strategy: $0) } }.filter { jobNumbers[$0.job] != nil }[...]
         // A shard may select none of the suite's jobs: it then has no rows of it at all.
         guard !pending.isEmpty else { return }
+        let jobs = pending.map(\.job)
         recorder.beginSuite(suite.name, strategies: strategies.map { $0?.name ?? RowKey.noStrategy })
         let width = measure == .instructions || suite.countsOnly ? plan.instructionJobs : 1
         await withTaskGroup(of: Void.self) { group in
@@ -216,6 +243,8 @@ public final class BenchmarkRun {
             }
         }
         appendPooledRows()
+        for job in jobs { readiness.finished(job) }
+        handOverDoneSuites(progress: progress)
     }
 
     /// Runs one worker and records what it measured (``RunRecorder``).

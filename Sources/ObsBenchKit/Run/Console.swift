@@ -38,6 +38,12 @@ public enum Console {
         Swift.print(text, terminator: "")
     }
 
+    /// Writes out what standard output holds in its buffer: text printed while a run goes on (a
+    /// suite's tables) then reaches a pipe or file at once, not when the buffer fills or the run ends.
+    public static func flush() {
+        fflush(nil)
+    }
+
     /// A message on standard error, prefixed with the command's name: "obsbench: message".
     public static func error(_ message: String) {
         standardError(commandName + ": " + message + "\n")

@@ -49,8 +49,14 @@ public final class ProgressReporter {
         Console.standardError("\(prefix)warning: \(message)\n")
     }
 
-    public func done() {
+    /// Clears the line rewritten in place, on a terminal, so that what is printed next (a suite's
+    /// tables, on a terminal too) starts on a line of its own; the next job writes it again.
+    public func clearLine() {
         if isTerminal { Console.standardError("\r\u{1B}[K") }
+    }
+
+    public func done() {
+        clearLine()
     }
 
     static func duration(_ seconds: Double) -> String {

@@ -10,6 +10,9 @@ import ObservationStrategies
 /// print(outcome.rows.count, "rows in", outcome.directory.resultsFile.path)
 /// ```
 ///
+/// `suiteDone` gets each suite, in the plan's order, as soon as its rows are all in `results.csv`
+/// (``BenchmarkRun/suiteDone``): the run prints its tables there rather than all at the end.
+///
 /// Warnings (a canary set, jemalloc missing, suites with nothing to measure) go to standard error.
 /// On SIGINT or SIGTERM the session stops the running worker, pools the rounds that finished
 /// into `results.csv`, writes `run.json` with `interrupted` and exits 130 or 143.
@@ -33,7 +36,13 @@ public enum RunSession {
     /// - Parameters:
     ///   - workerExecutable: the binary whose hidden `worker` command runs each worker (this one).
     ///   - commandLine: recorded in `run.json`.
-    public static func run(_ plan: RunPlan, output: String, workerExecutable: String, commandLine: [String] = CommandLine.arguments) async throws(Failure) -> Outcome {
+    ///   - suiteDone: called with each suite once its rows are pooled and every suite before it was
+    ///     handed over, with every row pooled so far (``BenchmarkRun/suiteDone``); not once the run
+    ///     is interrupted.
+    public static func run(
+        _ plan: RunPlan, output: String, workerExecutable: String, commandLine: [String] = CommandLine.arguments,
+        suiteDone: (@MainActor (_ suite: Suite, _ rows: [ResultRow]) -> Void)? = nil
+    ) async throws(Failure) -> Outcome {
         var callgrind: CallgrindInvocation?
         if plan.measures.contains(.instructions) {
             do {
@@ -60,6 +69,7 @@ public enum RunSession {
             throw Failure(status: .cannotWriteOutput, description: "\(error)")
         }
         let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: workerExecutable, callgrind: callgrind)
+        run.suiteDone = suiteDone
         if let canary = Canary.current {
             Console.error(
                 "\(Canary.variable) is set: \(canary.strategy)'s measured writes do \(NumberFormat.percent(canary.fraction)) extra work on purpose (a gate check). These numbers are not real."

@@ -7,6 +7,7 @@ extension Suite {
         defaultObjects: 0,
         measuresStrategies: false,
         tables: { suite, rows, _ in [SummaryTable(storeIsolationOf: suite, rows: rows)] },
+        tablesAlsoRead: [Suite.memory.name],  // bytes per store
         workloads: [StoreWriteWorkload(), StoreReadWorkload(caller: .mainActor), StoreReadWorkload(caller: .background), StoreConcurrentWritersWorkload()]
     )
 }
@@ -40,7 +41,7 @@ extension SummaryTable {
                     cell(value(suite.name, StoreReadWorkload(caller: .mainActor).name, store, .latency), NumberFormat.nanoseconds),
                     cell(value(suite.name, StoreReadWorkload(caller: .background).name, store, .latency), NumberFormat.nanoseconds),
                     cell(value(suite.name, StoreWriteWorkload().name, store, .voluntarySwitchesPerWrite), NumberFormat.count),
-                    value("memory", IsolationFootprintWorkload().name, store, .bytesPerStore).map(NumberFormat.bytes) ?? "(memory suite)",
+                    value(Suite.memory.name, IsolationFootprintWorkload().name, store, .bytesPerStore).map(NumberFormat.bytes) ?? "(memory suite)",
                     cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, .lostWrites), NumberFormat.count),
                     cell(value(suite.name, StoreConcurrentWritersWorkload().name, store, .wallNanosecondsPerWrite), NumberFormat.nanoseconds),
                 ]

@@ -24,10 +24,15 @@ public struct Suite: Sendable {
     /// figures are exact counts of each worker's own process (memory: the allocator's counters),
     /// which other processes on the machine cannot move. Timing suites run one worker at a time.
     public var countsOnly: Bool
-    /// The suite's end-of-run tables, from a run's rows and the strategies in it (in table order):
-    /// one per scale (latency: operations in ns, concrete loops, scans in µs or ms). The suite's
-    /// chart is `plots/<name>.svg`, drawn by plot-scripts/plot.py.
+    /// The suite's summary tables, from a run's rows and the strategies in it (in table order):
+    /// one per scale (latency: operations in ns, concrete loops, scans in µs or ms). They read the
+    /// suite's own rows and those of ``tablesAlsoRead`` only: a run prints them as soon as those
+    /// suites are done, while others may have no rows yet (``SuiteReadiness``; SummaryStreamTests
+    /// checks committed runs). The suite's chart is `plots/<name>.svg`, drawn by plot-scripts/plot.py.
     public var tables: @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> [SummaryTable]
+    /// Other suites whose rows ``tables`` reads (store-isolation: the memory suite's bytes per
+    /// store); a run prints the suite's tables only once these are done too, if it runs them.
+    public var tablesAlsoRead: [String]
 
     /// The suite's chart, relative to the run folder: plot-scripts/plot.py draws it, the report inlines it.
     public var chartFile: String { "plots/\(name).svg" }
@@ -43,7 +48,8 @@ public struct Suite: Sendable {
     public init(
         name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false,
         measuresStrategies: Bool = true, countsOnly: Bool = false,
-        tables: @escaping @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> [SummaryTable], workloads: [any Workload]
+        tables: @escaping @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> [SummaryTable], tablesAlsoRead: [String] = [],
+        workloads: [any Workload]
     ) {
         self.name = name
         self.summary = summary
@@ -55,6 +61,7 @@ public struct Suite: Sendable {
         self.measuresStrategies = measuresStrategies
         self.countsOnly = countsOnly
         self.tables = tables
+        self.tablesAlsoRead = tablesAlsoRead
         self.workloads = workloads
     }
 }
