@@ -415,6 +415,9 @@ public struct RunComparison: Sendable {
         switch gate {
         case .informational:
             break  // returned above
+        case .instructions where !policy.gatesAsynchronousCounts && otherThreads:
+            result.verdict = .informational
+            result.reason = "instruction count that \(Self.otherThreadsWhy(key)) moves, reported only (--async-counts report)"
         case .instructions:
             guard !old.roundMedians.isEmpty, !new.roundMedians.isEmpty else {
                 return noVerdict(
@@ -429,7 +432,7 @@ public struct RunComparison: Sendable {
             flagImplausible(&result)
         case .count where !policy.gatesAsynchronousCounts && otherThreads, .behaviour where !policy.gatesAsynchronousCounts && otherThreads:
             result.verdict = .informational
-            result.reason = "\(gate == .behaviour ? "behaviour" : "count") of a row whose \(Self.otherThreadsWhy(key)) moves it, reported only (--async-counts report)"
+            result.reason = "\(gate == .behaviour ? "behaviour count" : "count") that \(Self.otherThreadsWhy(key)) moves, reported only (--async-counts report)"
         case .count, .behaviour:
             // A count of other threads' work gets the asynchronous tolerance; a pool's count (a
             // row of no strategy, e.g. a hop's retains per round trip) a floor of

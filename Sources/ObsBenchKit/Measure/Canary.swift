@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A regression of known size, to prove the gate catches one: with `OBSBENCH_CANARY=STRATEGY:PERCENT`
-/// (for example `published:25`, or `observable:1`), every write the `write-unobserved` workload
+/// (for example `published:25`, or `observable:1`; several, comma-separated:
+/// `dictionary-callbacks:3,coalescing-batches:100`), every write the `write-unobserved` workload
 /// measures for STRATEGY also spins for PERCENT% of that write's own median cost, measured in the
 /// same worker just before (time, or instructions under `--measure instructions`).
 /// Rows measured with it say so in their note, and `obsbench run` warns. Never set it for real numbers.
@@ -18,8 +19,13 @@ public struct Canary: Sendable, Equatable {
         self.fraction = fraction
     }
 
-    /// The canary the environment asks for, nil when none (or when the value cannot be read).
-    public static let current: Canary? = parse(ProcessInfo.processInfo.environment[variable])
+    /// The canaries the environment asks for (none when unset, or when a part cannot be read).
+    public static let all: [Canary] = parseAll(ProcessInfo.processInfo.environment[variable])
+
+    /// The canary for `strategy`, if the environment names it.
+    public static func current(for strategy: String?) -> Canary? {
+        all.first { $0.strategy == strategy }
+    }
 
     /// Reads `STRATEGY:PERCENT`; nil for anything else.
     public static func parse(_ value: String?) -> Canary? {
@@ -27,6 +33,13 @@ public struct Canary: Sendable, Equatable {
             percent.isFinite, percent > 0, percent <= 1_000
         else { return nil }
         return Canary(strategy: String(parts[0]), fraction: percent / 100)
+    }
+
+    /// Reads `STRATEGY:PERCENT[,STRATEGY:PERCENT…]`; empty when any part cannot be read.
+    public static func parseAll(_ value: String?) -> [Canary] {
+        guard let value, !value.isEmpty else { return [] }
+        let parts = value.split(separator: ",").map { parse(String($0)) }
+        return parts.contains(nil) ? [] : parts.compactMap { $0 }
     }
 
     /// Where `spin` leaves its result, so the optimiser must compute it.
@@ -62,7 +75,7 @@ extension WorkloadContext {
     /// instructions), divided by one spin's cost measured the same way.
     @MainActor
     func canarySpins(_ batch: @escaping Batch, emptyBatch: @escaping Batch, label: String) async throws -> Double {
-        guard let canary = Canary.current, canary.strategy == strategy?.name else { return 0 }
+        guard let canary = Canary.current(for: strategy?.name) else { return 0 }
         guard let cost = try await measureCost(batch, emptyBatch: emptyBatch, sampler: .quick, label: "\(label) canary sizing").median else { return 0 }
         let perSpin: Double
         switch measure {

@@ -51,6 +51,18 @@ public struct RowKey: Hashable, Sendable, Codable, CustomStringConvertible {
             + (executor == Self.mainActor || executor.isEmpty ? "" : " on \(executor)")
     }
 
+    /// The key without its suite (every row workload's name is one suite's), with the records as
+    /// `N=`, and the concurrency and executor only where they are not the defaults: what the
+    /// gate's table prints, where the width is short.
+    ///
+    /// ```swift
+    /// RowKey(row).shortDescription  // "write-observed/published/latency N=1000 S=1"
+    /// ```
+    public var shortDescription: String {
+        "\(workload)/\(strategy)/\(metric) N=\(objects) S=\(subscribers)" + (concurrency == 1 ? "" : " c=\(concurrency)")
+            + (executor == Self.mainActor || executor.isEmpty ? "" : " on \(executor)")
+    }
+
     /// The `plain` row of the same workload and size whose latency a timing is normalised by.
     var plainFloor: String { "\(suite)/\(workload) S=\(subscribers)" }
 

@@ -70,7 +70,7 @@ public enum RunSession {
         }
         let run = BenchmarkRun(plan: plan, directory: directory, runID: runID, workerExecutable: workerExecutable, callgrind: callgrind)
         run.suiteDone = suiteDone
-        if let canary = Canary.current {
+        for canary in Canary.all {
             Console.error(
                 "\(Canary.variable) is set: \(canary.strategy)'s measured writes do \(NumberFormat.percent(canary.fraction)) extra work on purpose (a gate check). These numbers are not real."
             )

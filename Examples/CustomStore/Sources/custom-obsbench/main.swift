@@ -2,8 +2,10 @@ import CustomStore
 import ObsBenchCLI
 import ObservationStrategies
 
-// obsbench, measuring DictionaryStore beside every built-in strategy:
+// obsbench, measuring DictionaryStore (synchronous) and CoalescingStore (asynchronous, coalescing)
+// beside every built-in strategy:
 //   swift run custom-obsbench --suite latency --quick
 //   swift run custom-obsbench gate --baseline A --current B
 // PaddedStore is a fixture for .ci/run's check of heap profiles, not part of the example.
-ObsBench.main(strategies: StrategyRegistry.all + [StrategyEntry(DictionaryStore.self), StrategyEntry(PaddedStore.self)])
+ObsBench.main(
+    strategies: StrategyRegistry.all + [StrategyEntry(DictionaryStore.self), StrategyEntry(CoalescingStore.self), StrategyEntry(PaddedStore.self)])

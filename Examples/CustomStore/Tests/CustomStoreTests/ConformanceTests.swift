@@ -8,3 +8,10 @@ import Testing
 func dictionaryStoreConforms(_ rule: ConformanceCase) async throws {
     try await rule.check(StrategyEntry(DictionaryStore.self))
 }
+
+/// CoalescingStore too: its views re-run once per main-actor turn, as it declares (asynchronous,
+/// coalescing), and its transactions are seen whole.
+@Test("CoalescingStore conforms", arguments: ConformanceCase.all)
+func coalescingStoreConforms(_ rule: ConformanceCase) async throws {
+    try await rule.check(StrategyEntry(CoalescingStore.self))
+}

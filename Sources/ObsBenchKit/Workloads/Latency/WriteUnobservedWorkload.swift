@@ -39,7 +39,7 @@ public struct WriteUnobservedWorkload: Workload {
         let measured = try await context.measureCost(writes(spins: canarySpins), emptyBatch: emptyBatch, label: name)
         await store.tearDown()
         var note = "priority of records 1...N in turn, each write a new value"
-        if canarySpins > 0, let canary = Canary.current {
+        if canarySpins > 0, let canary = Canary.current(for: context.strategy?.name) {
             note = "CANARY: \(NumberFormat.percent(canary.fraction)) extra work per write (\((canarySpins * 100).rounded() / 100) spins on average, \(Canary.variable)); " + note
         }
         return context.latencyOutput(workload: name, subscribers: 0, measured: measured, note: note)
