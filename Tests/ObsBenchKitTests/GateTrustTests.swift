@@ -262,6 +262,25 @@ struct GateTrustTests {
         }
     }
 
+    @Test("a count whose rounds differ is not called exact: it is judged on the range its baseline's rounds gave; one whose rounds agree stays exact")
+    func countOverRoundsIsExactOnlyWhereTheyAgree() throws {
+        func row(_ values: [Double]) -> ResultRow {
+            ResultRow(
+                runID: "r", suite: "latency", workload: "write-observed", strategy: "observable", executor: RowKey.mainActor, objects: 1_000, subscribers: 1,
+                concurrency: 1, metric: .rerunsPerWrite, unit: Metric.rerunsPerWrite.unit, statistics: Statistics(values), rounds: values.count)
+        }
+        func judge(_ base: [Double], _ current: [Double]) throws -> MetricComparison {
+            try #require(RunComparison(baseline: GateTests.run([row(base)]), current: GateTests.run([row(current)])).comparisons.first)
+        }
+        let spread = [1.0, 1, 1, 1, 1, 1.5, 2, 1]
+        let within = try judge(spread, [1, 1, 1, 1, 1.5, 1.5, 1, 1])
+        #expect(within.verdict == .unchanged && within.reason.hasPrefix("behaviour count not exact: the baseline's 8 rounds gave 1–2"), "\(within.reason)")
+        #expect(within.seesCell != "any")
+        #expect(try judge(spread, Array(repeating: 3, count: 8)).verdict == .behaviourChanged)
+        let agreed = try judge(Array(repeating: 1, count: 8), Array(repeating: 1, count: 8))
+        #expect(agreed.verdict == .unchanged && agreed.reason.hasPrefix("exact behaviour count") && agreed.seesCell == "any", "\(agreed.reason)")
+    }
+
     @Test("the summary counts judged rows by strategy; a strategy named with --strategy that has none gives no verdict")
     func requiredStrategyMustBeJudged() throws {
         try Self.withCopy(Self.timings) { copy in

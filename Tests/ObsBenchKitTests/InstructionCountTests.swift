@@ -106,7 +106,9 @@ struct InstructionCountTests {
         let injected = try perWrite(extraSpins: 1)
         try #require(first.count == 3 && second.count == 3 && injected.count == 3)
         func run(_ values: [Double]) -> RunResults {
-            RunResults(rows: [GateTests.row("observable", "instructions", Statistics(values)!.median, unit: "Ir/op")], samples: [], source: "test")
+            // One layout: its repeats are the row's samples, its value their median.
+            let row = GateTests.row("observable", "instructions", Statistics(values)!.median, unit: "Ir/op")
+            return GateTests.run([row], values.enumerated().map { SampleRow(runID: "r", key: RowKey(row), index: $0.offset, value: $0.element, round: 1) })
         }
         // One binary counted three times: the tight tolerance that suits runs of one build.
         let policy = GatePolicy(instructionTolerance: 0.005)

@@ -157,7 +157,7 @@ struct ProfileTests {
         #expect(changed[0].movers[0].delta == 15)
 
         func run(_ value: Double) -> RunResults {
-            RunResults(rows: [GateTests.row("observable", "instructions", value, unit: "Ir/op")], samples: [], source: "test")
+            GateTests.counted([GateTests.row("observable", "instructions", value, unit: "Ir/op")])
         }
         var baseline = run(230), current = run(246)
         // The profiles of the gated row itself.

@@ -441,22 +441,35 @@ public struct RunComparison: Sendable {
             // A count written back from CSV can differ from an equal one in its last bits: such a
             // difference (shown as +0.0%) is no change.
             let pool = otherThreads && key.strategy == RowKey.noStrategy
-            let allowed = max(abs(old.value) * tolerance, abs(old.value) * 1e-9, pool ? GatePolicy.otherThreadsCountFloor : 0)
-            result.sees = tolerance
+            func allowed(_ bound: Double) -> Double {
+                max(abs(bound) * tolerance, abs(bound) * 1e-9, pool ? GatePolicy.otherThreadsCountFloor : 0)
+            }
+            // A count measured in several rounds is exact only where every round gave the same
+            // value; otherwise it is judged on the range the baseline's rounds gave.
+            let range = Self.roundRange(old.row)
+            let low = (range?.low ?? old.value) - allowed(range?.low ?? old.value)
+            let high = (range?.high ?? old.value) + allowed(range?.high ?? old.value)
             let kind = gate == .behaviour ? "behaviour count" : "count"
-            let how = tolerance == 0 ? "exact \(kind)" : "\(kind), ±\(NumberFormat.percent(tolerance)) tolerance (\(Self.otherThreadsWhy(key)) moves it)"
+            var how = tolerance == 0 ? "exact \(kind)" : "\(kind), ±\(NumberFormat.percent(tolerance)) tolerance (\(Self.otherThreadsWhy(key)) moves it)"
+            result.sees = tolerance
+            if let range {
+                how =
+                    "\(kind) not exact: the baseline's \(old.row.rounds) rounds gave \(NumberFormat.compared(range.low))–\(NumberFormat.compared(range.high)), judged on that range"
+                    + (tolerance == 0 ? "" : " ±\(NumberFormat.percent(tolerance)) (\(Self.otherThreadsWhy(key)) moves it)")
+                result.sees = old.value == 0 ? nil : (high - low) / 2 / abs(old.value)
+            }
             if gate == .behaviour {
                 result.reason = how + ", judged both ways"
-                if abs(new.value - old.value) > allowed {
+                if new.value > high || new.value < low {
                     result.verdict = .behaviourChanged
                     result.reason =
                         "behaviour changed: \(NumberFormat.compared(old.value)) → \(NumberFormat.compared(new.value)) \(old.row.unit); what the strategy does moved, and a fall fails as a rise does (\(how))"
                 }
             } else {
                 result.reason = how
-                if new.value > old.value + allowed {
+                if new.value > high {
                     result.verdict = .regression
-                } else if new.value < old.value - allowed {
+                } else if new.value < low {
                     result.verdict = .improvement
                     flagImplausible(&result)
                 }
@@ -495,6 +508,13 @@ public struct RunComparison: Sendable {
             result.reason = "beyond \(NumberFormat.percent(threshold))"
         }
         return (result, test)
+    }
+
+    /// The range a count's rounds gave, when it was measured in several and they differ (its
+    /// minimum and maximum over rounds); nil for a count every round gave alike, or one round's.
+    static func roundRange(_ row: ResultRow) -> (low: Double, high: Double)? {
+        guard row.rounds > 1, let statistics = row.statistics, statistics.max - statistics.min > max(abs(statistics.max), 1) * 1e-9 else { return nil }
+        return (statistics.min, statistics.max)
     }
 
     /// What moves a count of other threads' work, for its reason.

@@ -122,7 +122,8 @@ public struct ComparisonReport: Sendable {
     func table(full: Bool) -> [[String]] {
         comparison.comparisons.map { item in
             [
-                item.verdict.rawValue, full ? item.key : item.rowKey.shortDescription, item.baseline.map(NumberFormat.compared) ?? "—", item.current.map(NumberFormat.compared) ?? "—",
+                item.verdict.rawValue, full ? item.key : item.rowKey.shortDescription, item.baseline.map(NumberFormat.compared) ?? "—",
+                item.current.map(NumberFormat.compared) ?? "—",
                 item.change.map(NumberFormat.change) ?? "—", item.seesCell,
             ] + (full ? [item.unit, item.reason] : [])
         }
