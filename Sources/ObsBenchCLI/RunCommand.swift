@@ -192,8 +192,8 @@ struct RunCommand: AsyncParsableCommand {
         // only sooner); csv and json are one document of the whole run's rows, printed at the end.
         var stream: SummaryStream? =
             switch format {
-            case .table: SummaryStream(style: .text, strategies: names)
-            case .markdown: SummaryStream(style: .markdown, strategies: names)
+            case .table: SummaryStream(style: .text, strategies: names, descriptors: plan.strategies.map(\.descriptor))
+            case .markdown: SummaryStream(style: .markdown, strategies: names, descriptors: plan.strategies.map(\.descriptor))
             case .csv, .json: nil
             }
         let suiteDone: @MainActor (Suite, [ResultRow]) -> Void = { suite, rows in

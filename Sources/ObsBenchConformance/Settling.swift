@@ -25,7 +25,11 @@ enum Settling {
         for _ in 0..<20 { await Task.yield() }
         try await Task.sleep(for: .milliseconds(30))
         try await settle(store, sourceLocation: sourceLocation)
-        #expect(views.map(\.snapshot.reruns) == counted, "a re-run arrived after settle() returned", sourceLocation: sourceLocation)
+        let later = views.map(\.snapshot.reruns)
+        #expect(
+            later == counted,
+            ConformanceFailure.lateRerun.comment(type(of: store).descriptor.capabilities, "views re-ran \(counted) times by settle() and \(later) times 30 ms later"),
+            sourceLocation: sourceLocation)
     }
 }
 

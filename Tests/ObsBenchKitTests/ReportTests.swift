@@ -225,7 +225,10 @@ struct ReportTests {
         #expect(entry.observed[0].value == "0 torn states shown by one observation (invariant-1-writer, invariant-2-writers), 1 and 1 view re-runs per commit")
         let leftOut = Dictionary(uniqueKeysWithValues: entry.leftOut.map { ($0.strategy, $0.reason) })
         #expect(Set(leftOut.keys) == ["grdb-queue", "grdb-pool"], "plain observes nothing and is left out silently")
-        #expect(leftOut["grdb-queue"]?.contains("declares transactions, yet 2 torn states") == true)
+        #expect(
+            leftOut["grdb-queue"]
+                == "its run contradicts its declaration: transactional: true, but one observation showed states that existed at no commit boundary in invariant-1-writer (2 torn) (see the consistency table)"
+        )
         #expect(leftOut["grdb-pool"]?.contains("did not re-run in every consistency workload") == true)
         #expect(entry.needs.map(\.description).contains("consistency/invariant-2-writers reruns_per_transaction"))
     }

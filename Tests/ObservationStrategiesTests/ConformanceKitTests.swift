@@ -86,6 +86,93 @@ struct ConformanceKitTests {
         }
     }
 
+    @Test("a store declaring transactions whose background commit takes its lock once per field fails rule 5f, and only 5f")
+    func perFieldLockStoreFailsConcurrentCommits() async throws {
+        typealias Store = LockedRecordsStore<PerFieldCommits>
+        // What it passed before rule 5f: its main-actor transactions are atomic, and one commit at
+        // a time from the background lands whole before the view re-runs.
+        for prefix in ["5.", "5b.", "5c.", "5e."] { try await rule(prefix).check(StrategyEntry(Store.self)) }
+
+        let rule = try rule("5f.")
+        let issues = Locked<[String]>([])
+        try await withKnownIssue("LockedRecordsStore<PerFieldCommits> declares transactions and applies a background commit one locked write at a time") {
+            try await rule.check(StrategyEntry(Store.self))
+        } matching: { issue in
+            guard ConformanceFailure.tornBackgroundCommit.matches(issue) else { return false }
+            issues.withLock { $0.append(issue.comments.map(\.rawValue).joined(separator: " ")) }
+            return true
+        }
+        let comments = issues.withLock { $0 }
+        // Folded: one issue per kind of sighting (an untracked read, a view), never one per torn state.
+        #expect((1...3).contains(comments.count), "\(comments)")
+        for comment in comments {
+            #expect(comment.hasPrefix("declared transactional: true, but "), "\(comment)")
+            #expect(comment.contains("make commitFromBackground atomic"))
+            #expect(comment.contains("or declare transactional: false"))
+        }
+    }
+
+    @Test("the same store with every write of a commit under one lock passes every rule", arguments: ConformanceCase.all)
+    func atomicLockedStorePasses(_ rule: ConformanceCase) async throws {
+        try await rule.check(StrategyEntry(LockedRecordsStore<AtomicCommits>.self))
+    }
+
+    @Test("one lie about transactions is one issue with a count, not one per torn state (rule 5e)")
+    func tornStatesAreFolded() async throws {
+        let rule = try rule("5e.")
+        let issues = Locked<[String]>([])
+        try await withKnownIssue("HalfTransactionStore shows each write of 20 two-record transactions") {
+            try await rule.check(StrategyEntry(HalfTransactionStore.self))
+        } matching: { issue in
+            issues.withLock { $0.append(issue.comments.map(\.rawValue).joined(separator: " ")) }
+            return ConformanceFailure.tornTransaction.matches(issue)
+        }
+        let comments = issues.withLock { $0 }
+        #expect(comments.count == 1, "\(comments)")
+        let comment = try #require(comments.first)
+        #expect(comment.hasPrefix("declared transactional: true, but a view saw a two-record transaction half-applied (20 times; first: #3 priority "))
+        #expect(comment.hasSuffix("apply every write of a transaction before notifying any view, or declare transactional: false"))
+    }
+
+    @Test("a store that coalesces writes while declaring coalesces: false fails rule 4, saying so")
+    func undeclaredCoalescingFailsRuleFour() async throws {
+        let rule = try rule("4.")
+        let issues = Locked<[String]>([])
+        try await withKnownIssue("UndeclaredCoalescingStore is observations, which merges writes made before it delivers, declaring coalesces: false") {
+            try await rule.check(StrategyEntry(UndeclaredCoalescingStore.self))
+        } matching: { issue in
+            guard ConformanceFailure.coalescedUndeclared.matches(issue) else { return false }
+            issues.withLock { $0.append(issue.comments.map(\.rawValue).joined(separator: " ")) }
+            return true
+        }
+        let comment = try #require(issues.withLock { $0.first })
+        #expect(comment.hasPrefix("declared coalesces: false, but the store coalesced 10 writes into "), "\(comment)")
+        #expect(comment.hasSuffix("re-run a view once per write it read, or declare coalesces: true"))
+    }
+
+    @Test("every failure a store can contradict by its declaration names that declaration and how to change it")
+    func failuresNameTheirDeclaration() {
+        let capabilities = Capabilities(granularity: .object, deduplicates: false, delivery: .synchronous, transactional: true, coalesces: false)
+        let failures: [ConformanceFailure] = [
+            .wrongReruns, .deliveredAfterReturn, .lostWrite, .coalescedUndeclared, .coalescedReruns, .transactionNotOneRerun, .tornTransaction,
+            .tornBackgroundCommit, .commitNotOneRerun, .commitRerunsOutOfRange,
+        ]
+        for failure in failures {
+            #expect(!failure.declarations.isEmpty)
+            let comment = failure.comment(capabilities, "seen").rawValue
+            for declaration in failure.declarations { #expect(comment.contains(declaration.declared(in: capabilities))) }
+            #expect(failure.declarations.contains { failure.message.contains($0.rawValue) }, "\(failure.message)")
+        }
+        #expect(
+            ConformanceFailure.tornBackgroundCommit.comment(capabilities, "a view saw title \"round 3\" with priority 2").rawValue
+                == "declared transactional: true, but a view saw title \"round 3\" with priority 2: " + ConformanceFailure.tornBackgroundCommit.message)
+        // Failures no declaration excuses say so, and name none.
+        for failure in [ConformanceFailure.firstRun, .writeNotKept, .commitHook, .readEachOrder, .teardownLeak, .badInput, .lateRerun] {
+            #expect(failure.declarations.isEmpty)
+            #expect(failure.message.contains("no declaration changes this"))
+        }
+    }
+
     /// What the known-issue tests above rely on: a rule's failure is matched by its own
     /// `ConformanceFailure` only. Issues the inner matcher leaves reach the outer scope, which
     /// counts them; had the inner one taken them, the outer scope would see none and fail.
@@ -155,6 +242,33 @@ final class LateStore: ObservationStrategy {
         descriptor.name = "late"
         descriptor.summary = "observations, claiming synchronous delivery"
         descriptor.capabilities.delivery = .synchronous
+        return descriptor
+    }()
+
+    private let observations: ObservationsStrategy
+
+    init(records: [TaskRecord]) throws { observations = try ObservationsStrategy(records: records) }
+    func read(_ field: TaskField, of id: Int) throws -> FieldValue { try observations.read(field, of: id) }
+    func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue { try observations.readInsideView(field, of: id, times: times) }
+    func write(_ value: FieldValue, to id: Int) throws { try observations.write(value, to: id) }
+    func transaction(_ writes: [FieldWrite]) throws { try observations.transaction(writes) }
+    func subscribe(_ spec: ViewSpec) throws -> ViewHandle { try observations.subscribe(spec) }
+    func unsubscribe(_ view: ViewHandle) { observations.unsubscribe(view) }
+    func settle() async { await observations.settle() }
+    func tearDown() async { await observations.tearDown() }
+    func objectsThatMustBeFreed() -> [AnyObject] { observations.objectsThatMustBeFreed() }
+}
+
+/// `observations` (each view a main-actor task iterating `Observations`, which delivers the latest
+/// value: writes made before it runs reach the view as one re-run) under a description that claims
+/// no coalescing.
+@MainActor
+final class UndeclaredCoalescingStore: ObservationStrategy {
+    nonisolated static let descriptor: StrategyDescriptor = {
+        var descriptor = ObservationsStrategy.descriptor
+        descriptor.name = "undeclared-coalescing"
+        descriptor.summary = "observations, claiming not to coalesce"
+        descriptor.capabilities.coalesces = false
         return descriptor
     }()
 

@@ -12,15 +12,15 @@ struct ConformanceTests {
         try await rule.check(entry)
     }
 
-    @Test("the kit has every rule once, 5b and 5e for transactional strategies only, 1b for synchronous observing ones only")
+    @Test("the kit has every rule once, 5b, 5e and 5f for transactional strategies only, 1b for synchronous observing ones only")
     func kit() {
         let names = ConformanceCase.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 12)
+        #expect(names.count == 13)
         let transactionalOnly = ConformanceCase.all.filter {
             !$0.appliesTo(Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false))
         }
-        #expect(transactionalOnly.map { $0.name.prefix(3) } == ["5b.", "5e."])
+        #expect(transactionalOnly.map { $0.name.prefix(3) } == ["5b.", "5e.", "5f."])
         let synchronousOnly = ConformanceCase.all.filter {
             !$0.appliesTo(Capabilities(granularity: .property, deduplicates: false, delivery: .asynchronous, transactional: true, coalesces: false))
         }

@@ -151,6 +151,12 @@ public struct ProfileGuide: Sendable {
             decidedBy: "declared transactions, then the two-field transaction's latency; the consistency workloads must show the views re-running and nothing torn",
             promise: "declares transactions (capabilities.transactional)", promised: \.transactional,
             needs: torn + reruns + [transaction],
+            contradicted: { strategy in
+                // Before any row it lacks: a store that tore is not a candidate whatever else is missing.
+                evidence.declarationCheck.contradictions(of: strategy).first.map {
+                    "its run contradicts its declaration: \($0.declaration), but \($0.measured) (see the consistency table)"
+                }
+            },
             observed: { strategy in
                 consistency(strategy).map(described) ?? "not measured by the consistency suite"
             }
@@ -181,9 +187,13 @@ public struct ProfileGuide: Sendable {
         /// `run.json`'s order, then any only the rows name.
         let strategies: [String]
 
+        /// What the rows contradict of the strategies' declarations.
+        let declarationCheck: DeclarationCheck
+
         init(rows: [ResultRow], metadata: RunMetadata?) {
             self.rows = rows
             self.metadata = metadata
+            declarationCheck = DeclarationCheck(rows: rows, metadata: metadata)
             var seen = Set<String>()
             strategies = ((metadata?.strategies ?? []) + rows.map(\.strategy)).filter { $0 != "-" && seen.insert($0).inserted }
         }
@@ -231,12 +241,14 @@ public struct ProfileGuide: Sendable {
         }
 
         /// One profile's entry: every strategy of the run that observes is judged by `judge` if it
-        /// promises the property and has every row of `needs`; those that observe without the
+        /// promises the property, its run does not contradict that promise (`contradicted` says
+        /// how, naming the declaration) and it has every row of `needs`; those that observe without the
         /// promise are described by `observed`; `plain` and the like (no observation) are left out
         /// silently, as the report's introduction says.
         func entry(
             profile: String, decidedBy: String, promise: String = "observes (re-runs views)", promised: (Capabilities) -> Bool = { _ in true },
-            needs: [Need], observed describe: ((String) -> String)? = nil, judge: (String, StrategyDescriptor) -> Judgement
+            needs: [Need], contradicted: (String) -> String? = { _ in nil }, observed describe: ((String) -> String)? = nil,
+            judge: (String, StrategyDescriptor) -> Judgement
         ) -> Entry {
             var ranked: [(key: Double, strategy: String, value: String)] = []
             var leftOut: [(strategy: String, reason: String)] = []
@@ -253,6 +265,10 @@ public struct ProfileGuide: Sendable {
                     continue
                 }
                 promising += 1
+                if let reason = contradicted(strategy) {
+                    leftOut.append((strategy, reason))
+                    continue
+                }
                 if let reason = lacking(needs, strategy) {
                     leftOut.append((strategy, "lacks its deciding rows: \(reason)"))
                     continue

@@ -63,6 +63,8 @@ public struct RunReport: Sendable {
             blocks.append(.table(header: StrategyDescriptor.tableHeader + ["what it is"], rows: details.map { $0.tableCells + [$0.summary] }))
         }
 
+        blocks += Self.declarations(DeclarationCheck(rows: rows, metadata: metadata), consistencyRun: rows.contains { $0.suite == Suite.consistency.name })
+
         blocks.append(.heading(level: 2, text: "Which strategy for which app"))
         blocks += Self.guide(ProfileGuide(rows: rows, metadata: metadata))
 
@@ -70,7 +72,7 @@ public struct RunReport: Sendable {
         let strategies = (metadata?.strategies ?? []).isEmpty ? Array(Set(rows.map(\.strategy))).sorted() : metadata!.strategies
         for suite in suites {
             blocks.append(.heading(level: 2, text: "\(suite.name): \(suite.summary)"))
-            for table in SummaryTable.tables(suite: suite, rows: rows, strategies: strategies) {
+            for table in SummaryTable.tables(suite: suite, rows: rows, strategies: strategies, descriptors: metadata?.strategyDetails ?? []) {
                 blocks.append(.paragraph(table.title.isEmpty ? table.unit : "\(table.title): \(table.unit)"))
                 blocks.append(.table(header: [table.rowLabel] + table.columns, rows: table.rows.map { [$0.strategy] + $0.cells }))
                 if !table.footnotes.isEmpty { blocks.append(.list(table.footnotes)) }
@@ -146,6 +148,25 @@ public struct RunReport: Sendable {
         }
         blocks.append(.table(header: ["profile", "winner", "next", "decided by", "rows it needs"], rows: table))
         if !notes.isEmpty { blocks.append(.list(notes)) }
+        return blocks
+    }
+
+    /// "Declarations against measurements": each declaration this run's rows contradict, or that
+    /// none does, and what no row measures.
+    static func declarations(_ check: DeclarationCheck, consistencyRun: Bool) -> [Block] {
+        var blocks: [Block] = [.heading(level: 2, text: "Declarations against measurements")]
+        if !check.contradictions.isEmpty {
+            blocks.append(
+                .paragraph(
+                    "**\(check.contradictions.count) declaration\(check.contradictions.count == 1 ? "" : "s") contradicted by this run.** A strategy's numbers below are measured as it behaved, not as it declares; the profile guide does not rank it on what it contradicts."
+                ))
+            blocks.append(.list(check.contradictions.map(\.description)))
+        } else if consistencyRun {
+            blocks.append(.paragraph("No row of this run contradicts what its strategy declares: no strategy declaring transactional: true showed a torn state."))
+        } else {
+            blocks.append(.paragraph("The consistency suite was not run: torn states, which would contradict transactional: true, were not measured."))
+        }
+        blocks.append(.paragraph("Not checked here: \(DeclarationCheck.unmeasured)."))
         return blocks
     }
 

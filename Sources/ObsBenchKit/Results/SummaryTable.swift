@@ -1,4 +1,5 @@
 import Foundation
+import ObservationStrategies
 
 /// One table of a suite's summary, printed when the suite is done (``SummaryStream``): a row per strategy (or, for a suite that measures
 /// none, per isolation kind, store or probe) with the suite's own figures, built by the suite's
@@ -24,9 +25,14 @@ public struct SummaryTable: Sendable {
     /// The widest line a printed table may have, in columns.
     public static let width = 120
 
-    /// The tables of `suite` from `rows`: the suite's own (see `Suite.tables`).
-    public static func tables(suite: Suite, rows allRows: [ResultRow], strategies: [String]) -> [SummaryTable] {
-        suite.tables(suite, allRows, strategies)
+    /// The tables of `suite` from `rows`: the suite's own (see `Suite.tables`), the first with a
+    /// footnote for each declaration of a strategy that `suite`'s rows contradict
+    /// (``DeclarationCheck``), declarations from `descriptors` (else the built-in strategies').
+    public static func tables(suite: Suite, rows allRows: [ResultRow], strategies: [String], descriptors: [StrategyDescriptor] = []) -> [SummaryTable] {
+        var tables = suite.tables(suite, allRows, strategies)
+        let contradictions = DeclarationCheck(rows: allRows.filter { strategies.contains($0.strategy) }, descriptors: descriptors).contradictions(in: suite.name)
+        if !tables.isEmpty { tables[0].footnotes += contradictions.map(DeclarationCheck.footnote) }
+        return tables
     }
 
     /// The heading: title (or suite) and unit.
