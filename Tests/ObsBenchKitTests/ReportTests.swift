@@ -105,7 +105,7 @@ struct ReportTests {
         let markdown = report.markdown()
         #expect(
             markdown.contains(
-                "| Write-heavy, each change shown (a live editor, a progress display) | **published** (1.50 µs) | observable (3.00 µs) | a write until the one view reading it has re-run | `latency/write-observed latency` |"
+                "| Write-heavy, each change shown (a live editor, a progress display) | **published** (1.50 µs) | observable (3.00 µs) | a write until the one view reading it has re-run (strategies that coalesce show fewer changes: not ranked) | `latency/write-observed latency` |"
             ))
         #expect(markdown.contains("nobody is ranked: the run has no memory/store-lifecycle fresh_bytes_per_object row (the memory suite was not run)"))
         #expect(
@@ -244,6 +244,28 @@ struct ReportTests {
         #expect(entry.remark == "no strategy in this run declares transactions (capabilities.transactional): nobody is ranked")
         #expect(entry.observed.map(\.strategy) == ["published", "observable"])
         #expect(entry.observed.allSatisfy { $0.value.hasPrefix("0 torn states shown by one observation") })
+    }
+
+    @Test("'each change shown' never ranks a store that declares it coalesces, however fast; bursts rank by time per burst, re-runs beside it")
+    func coalescingIsNotEveryChange() throws {
+        var coalescing = Self.custom("coalescing-batches")
+        coalescing.capabilities.coalesces = true
+        coalescing.capabilities.delivery = .asynchronous
+        let details = [Self.builtIn("plain"), Self.builtIn("observable"), coalescing]
+        var rows: [ResultRow] = []
+        for (strategy, write, burst, reruns) in [("plain", 40.0, 4_000.0, 0.0), ("observable", 1_250.0, 125_000.0, 100.0), ("coalescing-batches", 900.0, 9_000.0, 1.0)] {
+            rows += [
+                Self.row("latency", "write-observed", strategy, "latency", write), Self.row("latency", "write-burst-100", strategy, "latency", burst),
+                Self.row("latency", "write-burst-100", strategy, "reruns_per_burst", reruns),
+            ]
+        }
+        let guide = ProfileGuide(rows: rows, metadata: Self.metadata(suites: ["latency"], strategies: details))
+        let everyChange = try Self.entry(guide, "Write-heavy")
+        #expect(everyChange.ranking.map(\.strategy) == ["observable"], "a coalescing store was crowned for every change shown")
+        #expect(everyChange.leftOut.contains { $0.strategy == "coalescing-batches" && $0.reason.contains("coalesces") })
+        let bursts = try Self.entry(guide, "Bursty writes")
+        #expect(bursts.ranking.map(\.strategy) == ["coalescing-batches", "observable"])
+        #expect(bursts.ranking.first?.value == "9.00 µs per burst, 1 re-runs")
     }
 
     @Test("a profile whose deciding rows are missing ranks nobody and says what the run lacked; a strategy missing a row is named with why")

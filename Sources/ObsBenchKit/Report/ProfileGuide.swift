@@ -98,9 +98,14 @@ public struct ProfileGuide: Sendable {
 
         let subscription = Need(.subscription, SubscribeUnsubscribeWorkload().name, .latency)
         /// A profile decided by one latency workload's median; `perView` adds the subscription's cost.
-        func latencyEntry(_ profile: String, decidedBy: String, workload: String, perView: Bool, unit: String = "") -> Entry {
+        /// `everyChange`: the profile shows every change, so a strategy declaring that it coalesces
+        /// (several writes may reach a view as one re-run) is not ranked, whatever its time.
+        func latencyEntry(_ profile: String, decidedBy: String, workload: String, perView: Bool, unit: String = "", everyChange: Bool = false) -> Entry {
             let decisive = Need(.latency, workload, .latency)
-            return evidence.entry(profile: profile, decidedBy: decidedBy, needs: [decisive] + (perView ? [subscription] : [])) { strategy, _ in
+            return evidence.entry(profile: profile, decidedBy: decidedBy, needs: [decisive] + (perView ? [subscription] : [])) { strategy, descriptor in
+                if everyChange, descriptor.capabilities.coalesces {
+                    return .notRanked("declares that it coalesces (capabilities.coalesces): several writes may reach a view as one re-run, so not every change is shown")
+                }
                 let latency = evidence.value(decisive, strategy)!
                 let text = NumberFormat.nanoseconds(latency) + unit
                 guard perView else { return .ranked(latency, text) }
@@ -122,8 +127,27 @@ public struct ProfileGuide: Sendable {
         entries.append(
             latencyEntry(
                 "Write-heavy, each change shown (a live editor, a progress display)",
-                decidedBy: "a write until the one view reading it has re-run", workload: WriteObservedWorkload().name, perView: false))
+                decidedBy: "a write until the one view reading it has re-run (strategies that coalesce show fewer changes: not ranked)",
+                workload: WriteObservedWorkload().name, perView: false, everyChange: true))
+        entries.append(Self.burstEntry(evidence))
         self.entries = entries
+    }
+
+    /// Bursts of writes where only the last state must be shown (a sync engine's batch, a slider
+    /// dragged): ranked by the time a burst of 100 writes takes until the view shows the last
+    /// (`write-burst-100`), with the re-runs it cost. Coalescing is what this profile rewards.
+    static func burstEntry(_ evidence: Evidence) -> Entry {
+        let size = WriteBurstWorkload.bursts.max() ?? 100
+        let burst = Need(.latency, WriteBurstWorkload.rowName(size), .latency)
+        let reruns = Need(.latency, WriteBurstWorkload.rowName(size), .rerunsPerBurst)
+        return evidence.entry(
+            profile: "Bursty writes, only the last state shown (a sync engine's batch, a slider dragged)",
+            decidedBy: "a burst of \(size) writes to one record, settled once, until its one view shows the last (write-burst-\(size)), with the view's re-runs per burst",
+            needs: [burst, reruns]
+        ) { strategy, _ in
+            let latency = evidence.value(burst, strategy)!
+            return .ranked(latency, "\(NumberFormat.nanoseconds(latency)) per burst, \(NumberFormat.count(evidence.value(reruns, strategy)!)) re-runs")
+        }
     }
 
     /// Views must never see half a change: only strategies declaring transactions are ranked, by

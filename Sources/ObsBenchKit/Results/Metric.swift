@@ -135,6 +135,9 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// View re-runs delivered per write.
     public static let rerunsPerWrite = Metric("reruns_per_write", unit: "reruns/write", gate: .behaviour)
+    /// View re-runs per burst of K writes settled once (`write-burst-K`): 1 where the strategy
+    /// coalesces the burst, K where it re-runs the view for every write.
+    public static let rerunsPerBurst = Metric("reruns_per_burst", unit: "reruns/burst", gate: .behaviour)
     /// View re-runs a write called for (views that read what it changed).
     public static let rerunsNeededPerWrite = Metric("reruns_needed_per_write", unit: "reruns/write", gate: .informational("fixed by the topology"))
     /// Share of delivered re-runs that no read field called for.
@@ -250,7 +253,7 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     public static let all: [String: Metric] = Dictionary(
         uniqueKeysWithValues: ([
             latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles, l1Misses, lastLevelMisses, retains, releases,
-            rerunsPerWrite, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
+            rerunsPerWrite, rerunsPerBurst, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
             instructionsPerView, instructionsLastDecadeSlope,
             freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown, peakBytesLeftAfterTeardown,
             bytesPerSubscriber, allocationsPerWrite, bytesAllocatedPerWrite, retainedBytesPerWrite,

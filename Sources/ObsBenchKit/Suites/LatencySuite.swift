@@ -13,6 +13,7 @@ extension Suite {
             WriteUnobservedWorkload(),
             WriteObservedWorkload(),
             TwoFieldTransactionWorkload(),
+            WriteBurstWorkload(),
             ConcreteReferenceWorkload(),
             IgnoredFieldWorkload(),
             ScanAllWorkload(),
@@ -60,6 +61,7 @@ extension SummaryTable {
         }
         table.footnotes.append(comparisonFootnote)
         if let drawn = drawnFootnote(rows: measured, suite: suite.name) { table.footnotes.append(drawn) }
+        if let bursts = burstFootnote(rows: allRows, suite: suite.name, strategies: strategies) { table.footnotes.append(bursts) }
         tables.append(table)
 
         let concrete = named.filter(isConcrete)
@@ -112,5 +114,21 @@ extension SummaryTable {
             tables.append(table)
         }
         return tables
+    }
+
+    /// The re-runs each burst of `write-burst-K` gave, per strategy ("observable 1/10/100"): what
+    /// its time per burst bought. Nil when the run has no burst rows.
+    static func burstFootnote(rows: [ResultRow], suite: String, strategies: [String]) -> String? {
+        let sizes = WriteBurstWorkload.bursts
+        let cells = strategies.compactMap { strategy -> String? in
+            let counts = sizes.map { size in
+                rows.first(RowQuery(suite: suite, workload: WriteBurstWorkload.rowName(size), strategy: strategy, metric: .rerunsPerBurst))?.value
+            }
+            guard counts.contains(where: { $0 != nil }) else { return nil }
+            return "\(strategy) " + counts.map { $0.map(NumberFormat.compared) ?? "—" }.joined(separator: "/")
+        }
+        guard !cells.isEmpty else { return nil }
+        return "re-runs per burst of \(sizes.map(String.init).joined(separator: "/")) writes settled once (write-burst-K: 1 where the strategy coalesces): "
+            + cells.joined(separator: " · ")
     }
 }
