@@ -213,26 +213,34 @@ struct InstructionCountTests {
     }
 }
 
-/// The attribution check: a figure obsbench prints is the strategy's cost, not the harness's.
+/// The harness's share (what of a figure is the harness's, not the strategy's): how it is computed
+/// from a run's rows, and the pipeline that counts and prints it.
 @Suite("Harness share")
 struct HarnessShareTests {
-    /// In the release build the figures come from: a debug build's harness is unspecialised
-    /// generic code, whose share says nothing about the numbers obsbench reports.
+    /// The attribution pipeline end to end, in the release build the figures come from: under
+    /// Callgrind, `self-check attribution` counts `plain`'s, `@Observable`'s and `@Published`'s read
+    /// and write through the protocol and on the concrete type, and prints each share with the two
+    /// figures it was computed from. What the share comes out as is a finding of the run, not this
+    /// test's to require: the claim `harness-share-3-percent` judges it on a run's rows.
     @Test(
-        "net of plain, @Observable's and @Published's read and write through the protocol count within 3% of the same operation on the concrete type in a tight loop (release build)",
+        "self-check attribution counts @Observable's and @Published's read and write both ways under Callgrind and prints each share computed from its two figures (release build)",
         .enabled(if: InstructionCountTests.canCount, "needs valgrind"),
         .enabled(if: InstructionCountTests.releaseObsbench != nil, "needs the release build: swift build -c release (.ci/run builds it first)"))
-    func protocolPathMatchesConcreteLoop() throws {
+    func attributionPipeline() throws {
         let binary = try #require(InstructionCountTests.releaseObsbench)
         let output = try InstructionCountTests.selfCheck(["attribution"], underCallgrind: true, binary: binary)
-        let shares = output.split(separator: "\n").filter { $0.hasPrefix("share ") }.map { $0.split(separator: " ") }
-        #expect(shares.count == 4, "\(output)")
-        for share in shares where share.count == 6 {
-            let fraction = try #require(Double(share[3]))
-            // Measured here (quick run, 5 layouts): observable read −1.0%, write 0.3%; published read
-            // −0.2%, write 0.2%. Before each record type had its own static field path and the
-            // render pass stopped retaining the store: 11%, 7%, 1% and 5%, with a bound of 15%.
-            #expect(abs(fraction) <= 0.03, "\(share[1]) \(share[2]): \(share[4]) Ir via the protocol, \(share[5]) Ir concrete, net of plain")
+        let lines = output.split(separator: "\n").filter { $0.hasPrefix("share ") }.map { $0.split(separator: " ").map(String.init) }
+        #expect(lines.allSatisfy { $0.count == 6 }, "share STRATEGY OPERATION FRACTION PROTOCOL CONCRETE: \(output)")
+        let shares = lines.filter { $0.count == 6 }
+        #expect(shares.map { "\($0[1]) \($0[2])" }.sorted() == ["observable read", "observable write", "published read", "published write"], "\(output)")
+        for share in shares {
+            let (fraction, viaProtocol, concrete) = (try #require(Double(share[3])), try #require(Double(share[4])), try #require(Double(share[5])))
+            #expect(viaProtocol.isFinite && concrete.isFinite, "both paths were counted: \(share)")
+            if viaProtocol > 0 {
+                #expect(abs(fraction - (viaProtocol - concrete) / viaProtocol) < 1e-9, "\(share)")
+            } else {
+                #expect(fraction.isNaN, "no share where the protocol path is not above plain: \(share)")
+            }
         }
     }
 

@@ -38,7 +38,7 @@ public struct ClaimsFile: Codable, Sendable {
                 throw ClaimsError("\(path): claim '\(claim.id)', check '\(check.what)' predicts nothing (no low, no high, no above)")
             }
             for check in claim.checks + requirements {
-                for selector in [check.row] + (check.minus.map { [$0] } ?? []) where selector.largest != nil && !["objects", "subscribers"].contains(selector.largest!) {
+                for selector in check.selectors where selector.largest != nil && !["objects", "subscribers"].contains(selector.largest!) {
                     throw ClaimsError("\(path): claim '\(claim.id)': largest must be objects or subscribers, not '\(selector.largest!)'")
                 }
             }
@@ -92,8 +92,9 @@ public struct Claim: Codable, Sendable {
     }
 }
 
-/// One number the claim predicts: `(row − minus + add) × factor`, expected within `low...high`
-/// and, where `above` is set, greater than it.
+/// One number the claim predicts: `(row − minus + add) × factor`, divided by
+/// `divided_by.row − divided_by.minus` where that is set (a ratio: one cost as a fraction of
+/// another), expected within `low...high` and, where `above` is set, greater than it.
 public struct Check: Codable, Sendable {
     /// What the number is, in words.
     public var what: String
@@ -101,6 +102,8 @@ public struct Check: Codable, Sendable {
     public var minus: RowSelector?
     public var add: Double?
     public var factor: Double?
+    /// The denominator of a ratio; it must come out above 0, or the number is not measured.
+    public var dividedBy: Divisor?
     /// The unit after `factor` is applied.
     public var unit: String
     /// Inclusive bounds.
@@ -109,6 +112,16 @@ public struct Check: Codable, Sendable {
     /// An exclusive lower bound: `"above": 0` is "more than zero".
     public var above: Double?
 
+    enum CodingKeys: String, CodingKey {
+        case what, row, minus, add, factor, unit, low, high, above
+        case dividedBy = "divided_by"
+    }
+
+    /// Every row selector the check reads: its row, `minus`, and the divisor's.
+    var selectors: [RowSelector] {
+        [row] + [minus, dividedBy?.row, dividedBy?.minus].compactMap { $0 }
+    }
+
     /// Whether the range leaves 0 out from below (`low` > 0 or `above` ≥ 0).
     var excludesZero: Bool { (low.map { $0 > 0 } ?? false) || (above.map { $0 >= 0 } ?? false) }
 
@@ -116,6 +129,13 @@ public struct Check: Codable, Sendable {
     func contains(_ value: Double) -> Bool {
         (low.map { value >= $0 } ?? true) && (high.map { value <= $0 } ?? true) && (above.map { value > $0 } ?? true)
     }
+}
+
+/// What a check's number is divided by: `row − minus`, e.g. a cost through the protocol net of
+/// `plain`'s, for the concrete loop's cost as a fraction of it.
+public struct Divisor: Codable, Sendable {
+    public var row: RowSelector
+    public var minus: RowSelector?
 }
 
 /// Picks one row of `results.csv` by its columns; where several match, `largest` names the column
@@ -158,6 +178,11 @@ public struct RowSelector: Codable, Sendable, CustomStringConvertible {
         guard let chosen else {
             if rows.contains(where: { $0.suite == suite && $0.strategy == strategy && $0.isError }) {
                 return .failure(ClaimsError("the \(suite) worker of \(strategy) failed in this run"))
+            }
+            let otherMetrics = Set(rows.filter { $0.suite == suite && $0.workload == workload && $0.strategy == strategy }.map(\.metric.name)).sorted()
+            if !otherMetrics.isEmpty && !otherMetrics.contains(metric.name) {
+                return .failure(
+                    ClaimsError("the run has no row \(self): its \(suite)/\(workload)/\(strategy) rows are \(otherMetrics.joined(separator: ", ")) (made with another --measure?)"))
             }
             return .failure(ClaimsError("the run has no row \(self) (suite not run, or strategy not selected)"))
         }
@@ -238,18 +263,35 @@ public struct ClaimVerdict: Sendable {
         case .failure(let error): return .failure(error)
         case .success(let row): first = row
         }
+        /// `selector`'s value, taken at the sweep point the first row was taken at, not its own largest.
+        func pick(_ selector: RowSelector) -> Result<Double, ClaimsError> {
+            var selector = selector
+            if selector.largest == "objects" { selector.largest = nil; selector.objects = first.objects }
+            if selector.largest == "subscribers" { selector.largest = nil; selector.subscribers = first.subscribers }
+            return selector.select(from: rows).map { $0.value! }
+        }
+        /// `selector − minus`.
+        func difference(_ selector: RowSelector, _ minus: RowSelector?) -> Result<Double, ClaimsError> {
+            pick(selector).flatMap { picked in minus.map { pick($0).map { picked - $0 } } ?? .success(picked) }
+        }
         var value = first.value!
-        if var minus = check.minus {
-            // Subtract at the sweep point the first row was taken at, not the other's own largest.
-            if minus.largest == "objects" { minus.largest = nil; minus.objects = first.objects }
-            if minus.largest == "subscribers" { minus.largest = nil; minus.subscribers = first.subscribers }
-            switch minus.select(from: rows) {
+        if let minus = check.minus {
+            switch pick(minus) {
             case .failure(let error): return .failure(error)
-            case .success(let row): value -= row.value!
+            case .success(let subtracted): value -= subtracted
             }
         }
         value += check.add ?? 0
         value *= check.factor ?? 1
+        if let divisor = check.dividedBy {
+            switch difference(divisor.row, divisor.minus) {
+            case .failure(let error): return .failure(error)
+            case .success(let denominator) where denominator > 0: value /= denominator
+            case .success(let denominator):
+                let what = divisor.minus.map { "\(divisor.row) − \($0)" } ?? "\(divisor.row)"
+                return .failure(ClaimsError("the ratio's denominator \(what) is \(NumberFormat.claimed(denominator)) here, not above 0"))
+            }
+        }
         let sweep = check.row.largest == "objects" ? " (N=\(first.objects))" : check.row.largest == "subscribers" ? " (S=\(first.subscribers))" : ""
         return .success((value, sweep))
     }
