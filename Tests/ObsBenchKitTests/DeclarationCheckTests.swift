@@ -83,7 +83,7 @@ struct DeclarationCheckTests {
         #expect(markdown.contains("## Declarations against measurements\n\n**1 declaration contradicted by this run.**"))
         #expect(markdown.contains("- " + expected))
         #expect(markdown.contains("- contradicts its declaration: " + expected), "the consistency table's footnote")
-        #expect(markdown.contains("Not checked here: re-runs delivered after write returned"))
+        #expect(markdown.contains("Not checked here: re-runs delivered after a transaction or a background commit returned"))
         #expect(Self.report(rows, strategies).html().contains("tearing-store declares transactional: true, but one observation showed"))
 
         // The profile guide does not crown it, and says why.
@@ -114,5 +114,26 @@ struct DeclarationCheckTests {
         let contradiction = try #require(DeclarationCheck(rows: rows, descriptors: [Self.tearing]).contradictions.first)
         #expect(contradiction.measured.hasSuffix("in invariant-1-writer (2 torn, the most of its 3 rounds)"))
         #expect(DeclarationCheck(rows: rows, descriptors: []).contradictions.isEmpty, "tearing-store is not built in, and nothing describes it")
+    }
+
+    @Test("re-runs after write returned under a store declaring synchronous delivery are named in the latency table's footnote and the report; under an asynchronous one, nothing")
+    func lateRerunsContradictSynchronousDelivery() throws {
+        func late(_ strategy: String, _ value: Double) -> ResultRow {
+            ResultRow(
+                runID: "r", suite: "latency", workload: WriteObservedWorkload().name, strategy: strategy, executor: "main-actor", objects: 1_000, subscribers: 1,
+                concurrency: 1, metric: .rerunsAfterWriteReturned, unit: Metric.rerunsAfterWriteReturned.unit, statistics: Statistics(exact: value))
+        }
+        var asynchronous = Self.store("queued-store", transactional: false)
+        asynchronous.capabilities.delivery = .asynchronous
+        let strategies = [Self.honest, asynchronous, Self.atomic]
+        let rows = [late("honest-store", 1), late("queued-store", 1), late("atomic-store", 0)]
+        let check = DeclarationCheck(rows: rows, descriptors: strategies)
+        #expect(check.contradictions.map(\.strategy) == ["honest-store"], "\(check.contradictions)")
+        let contradiction = try #require(check.contradictions.first)
+        #expect(contradiction.declaration == "delivery: .synchronous" && contradiction.suite == "latency")
+        #expect(contradiction.description.contains("1 re-runs per write reached its view only after write returned (write-observed)"), "\(contradiction)")
+        let footnotes = SummaryTable.tables(suite: .latency, rows: rows, strategies: strategies.map(\.name), descriptors: strategies).flatMap(\.footnotes)
+        #expect(footnotes.contains { $0.hasPrefix("contradicts its declaration: honest-store declares delivery: .synchronous") }, "\(footnotes)")
+        #expect(Self.report(rows, strategies).markdown().contains("honest-store declares delivery: .synchronous"))
     }
 }

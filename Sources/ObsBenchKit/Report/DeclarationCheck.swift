@@ -4,12 +4,13 @@ import ObservationStrategies
 /// `run.json`'s `strategy_details`, else the built-in descriptor): the run's own version of the
 /// conformance kit's failures, said in the suite's summary table and in the report.
 ///
-/// One contradiction is measured: torn states shown by one observation in the consistency suite
+/// Two contradictions are measured: torn states shown by one observation in the consistency suite
 /// (`torn_observations`, `torn_per_1000_transactions` above 0, in any round) under a strategy
 /// declaring `transactional: true`. Two observations combined latest (`combined_*`) may tear in
-/// any store, so they contradict nothing. Re-runs delivered after `write` returned under
-/// `delivery: .synchronous` are not measured by any row (every re-run count is taken after
-/// `settle()`): the conformance kit's rule 1b holds a store to that declaration (``unmeasured``).
+/// any store, so they contradict nothing. And re-runs that reached a view after `write` returned
+/// (latency's `reruns_after_write_returned` above 0) under `delivery: .synchronous`; after a
+/// transaction or a background commit they are not measured by any row: the conformance kit's
+/// rule 1b holds a store to that declaration (``unmeasured``).
 ///
 /// ```swift
 /// let check = DeclarationCheck(rows: rows, metadata: metadata)
@@ -36,7 +37,7 @@ public struct DeclarationCheck: Sendable {
 
     /// What no row of a run measures, said where contradictions are listed.
     public static let unmeasured =
-        "re-runs delivered after write returned, under delivery: .synchronous, are not measured by any row of a run (re-run counts are taken after settle()): the conformance kit's rule 1b checks that declaration"
+        "re-runs delivered after a transaction or a background commit returned, under delivery: .synchronous, are not measured by any row of a run (latency's write-observed counts them for single writes): the conformance kit's rule 1b checks that declaration"
 
     /// The contradictions in `rows`, each strategy's declarations from `descriptor` (a strategy it
     /// does not know contradicts nothing).
@@ -45,8 +46,9 @@ public struct DeclarationCheck: Sendable {
         var strategies: [String] = []
         for row in rows where !strategies.contains(row.strategy) { strategies.append(row.strategy) }
         for strategy in strategies {
-            guard let capabilities = descriptor(strategy)?.capabilities, capabilities.transactional else { continue }
-            if let torn = Self.tornStates(rows, strategy) { found.append(torn) }
+            guard let capabilities = descriptor(strategy)?.capabilities else { continue }
+            if capabilities.transactional, let torn = Self.tornStates(rows, strategy) { found.append(torn) }
+            if capabilities.delivery == .synchronous, let late = Self.lateReruns(rows, strategy) { found.append(late) }
         }
         contradictions = found
     }
@@ -74,6 +76,22 @@ public struct DeclarationCheck: Sendable {
     /// The footnote of a summary table for `contradiction`.
     public static func footnote(_ contradiction: Contradiction) -> String {
         "contradicts its declaration: \(contradiction)"
+    }
+
+    /// Re-runs that reached `strategy`'s view after `write` returned (latency's write-observed,
+    /// `reruns_after_write_returned` above 0 in any round), as one contradiction of synchronous
+    /// delivery; nil when the row shows none, or the run has no such row.
+    static func lateReruns(_ rows: [ResultRow], _ strategy: String) -> Contradiction? {
+        let suite = Suite.latency.name
+        guard
+            let row = rows.first(where: {
+                $0.suite == suite && $0.strategy == strategy && $0.metric == .rerunsAfterWriteReturned && ($0.statistics?.max ?? 0) > 0
+            }), let worst = row.statistics?.max
+        else { return nil }
+        return Contradiction(
+            strategy: strategy, suite: suite, declaration: "delivery: .synchronous",
+            measured: "\(NumberFormat.count(worst)) re-runs per write reached its view only after write returned (\(row.workload))",
+            remedy: "re-run views before write returns, or declare delivery: .asynchronous")
     }
 
     /// Torn states shown by one observation in `strategy`'s consistency rows, per workload, as one

@@ -162,7 +162,10 @@ public struct RunReport: Sendable {
                 ))
             blocks.append(.list(check.contradictions.map(\.description)))
         } else if consistencyRun {
-            blocks.append(.paragraph("No row of this run contradicts what its strategy declares: no strategy declaring transactional: true showed a torn state."))
+            blocks.append(
+                .paragraph(
+                    "No row of this run contradicts what its strategy declares: no strategy declaring transactional: true showed a torn state, and none declaring synchronous delivery re-ran a view after write returned (where the latency suite ran)."
+                ))
         } else {
             blocks.append(.paragraph("The consistency suite was not run: torn states, which would contradict transactional: true, were not measured."))
         }

@@ -138,6 +138,9 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     /// View re-runs per burst of K writes settled once (`write-burst-K`): 1 where the strategy
     /// coalesces the burst, K where it re-runs the view for every write.
     public static let rerunsPerBurst = Metric("reruns_per_burst", unit: "reruns/burst", gate: .behaviour)
+    /// View re-runs that reached the view only after `write` returned, per write (untimed, after
+    /// the measured loop): 0 for a strategy whose delivery is synchronous, as it declares.
+    public static let rerunsAfterWriteReturned = Metric("reruns_after_write_returned", unit: "reruns/write", gate: .behaviour)
     /// View re-runs a write called for (views that read what it changed).
     public static let rerunsNeededPerWrite = Metric("reruns_needed_per_write", unit: "reruns/write", gate: .informational("fixed by the topology"))
     /// Share of delivered re-runs that no read field called for.
@@ -253,7 +256,7 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     public static let all: [String: Metric] = Dictionary(
         uniqueKeysWithValues: ([
             latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles, l1Misses, lastLevelMisses, retains, releases,
-            rerunsPerWrite, rerunsPerBurst, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
+            rerunsPerWrite, rerunsPerBurst, rerunsAfterWriteReturned, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
             instructionsPerView, instructionsLastDecadeSlope,
             freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown, peakBytesLeftAfterTeardown,
             bytesPerSubscriber, allocationsPerWrite, bytesAllocatedPerWrite, retainedBytesPerWrite,
