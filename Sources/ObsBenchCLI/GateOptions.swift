@@ -33,7 +33,7 @@ struct GateOptions: ParsableArguments {
     @Option(
         name: .customLong("async-counts"),
         help: ArgumentHelp(
-            "gate: judge the counts of rows with an asynchronous part (an asynchronous strategy's delivery, pool threads) within --async-count-tolerance, their instruction counts within --async-instruction-tolerance; report: list them, never fail on them (they move with thread timing). Rows with no asynchronous part are judged either way.",
+            "gate: judge the counts of an asynchronous strategy's rows that include its delivery within --async-count-tolerance, their instruction counts within --async-instruction-tolerance; report: list them, never fail on them (they move with thread timing). Rows with no asynchronous part, and pool rows (hops, stores), are judged either way.",
             valueName: "gate|report"))
     var asyncCounts: AsyncCounts = .gate
 

@@ -415,7 +415,7 @@ public struct RunComparison: Sendable {
         switch gate {
         case .informational:
             break  // returned above
-        case .instructions where !policy.gatesAsynchronousCounts && otherThreads:
+        case .instructions where !policy.gatesAsynchronousCounts && otherThreads && key.strategy != RowKey.noStrategy:
             result.verdict = .informational
             result.reason = "instruction count that \(Self.otherThreadsWhy(key)) moves, reported only (--async-counts report)"
         case .instructions:
@@ -430,7 +430,10 @@ public struct RunComparison: Sendable {
             result.judgedOnOneLayout = judgement.singleLayout
             result.sees = old.value == 0 ? nil : judgement.allowed / abs(old.value)
             flagImplausible(&result)
-        case .count where !policy.gatesAsynchronousCounts && otherThreads, .behaviour where !policy.gatesAsynchronousCounts && otherThreads:
+        // --async-counts report: an asynchronous strategy's delivering rows are reported; a pool's
+        // (rows of no strategy) keep their tolerance and floor, as they always had.
+        case .count where !policy.gatesAsynchronousCounts && otherThreads && key.strategy != RowKey.noStrategy,
+            .behaviour where !policy.gatesAsynchronousCounts && otherThreads && key.strategy != RowKey.noStrategy:
             result.verdict = .informational
             result.reason = "\(gate == .behaviour ? "behaviour count" : "count") that \(Self.otherThreadsWhy(key)) moves, reported only (--async-counts report)"
         case .count, .behaviour:

@@ -21,9 +21,9 @@ public struct GatePolicy: Sendable {
     public var gatesTimings: Bool
     /// What a timing's row says when timings are not judged.
     public var timingsNotJudgedBecause = "timing, reported only (--counts-only)"
-    /// Judge the counts of rows whose figure includes other threads' work, an asynchronous
-    /// strategy's delivering rows and pool rows, instruction counts among them (off: reported
-    /// only; see `asynchronousCountTolerance`). Rows with no asynchronous part stay judged.
+    /// Judge the counts of an asynchronous strategy's rows that include its delivery, instruction
+    /// counts among them (off: reported only; see `asynchronousCountTolerance`). Rows with no
+    /// asynchronous part, and pool rows (of no strategy: within their tolerance), stay judged.
     public var gatesAsynchronousCounts: Bool
     /// Strategies that must have at least one judged row: a gate in which one has none gives no
     /// verdict (``NoVerdict/Reason/strategyNotJudged``), so a store of one's own cannot pass
