@@ -38,10 +38,10 @@ public enum RowClass: Sendable, Equatable {
             // The baseline's run.json, else this binary's built-in strategies (runs made before
             // run.json described them): what was known before the change. A run that declares its
             // strategy otherwise measured something the baseline does not describe.
-            guard let declared = Self.declaration(of: strategy, in: baseline) else {
+            guard let declared = RunMetadata.descriptor(of: strategy, in: [baseline]) else {
                 return .noVerdict("neither the baseline's run.json nor this obsbench declares \(strategy)'s capabilities, so how to judge its rows is not known")
             }
-            if let now = Self.declaration(of: strategy, in: current), now.capabilities != declared.capabilities {
+            if let now = RunMetadata.descriptor(of: strategy, in: [current]), now.capabilities != declared.capabilities {
                 return .noVerdict(
                     "the runs declare \(strategy) differently (the baseline: \(Self.describe(declared.capabilities)); the current run: \(Self.describe(now.capabilities))): remake the baseline with the new declaration"
                 )
@@ -53,13 +53,6 @@ public enum RowClass: Sendable, Equatable {
             case .poolThreads: return .judged(otherThreads: true)
             case .strategyDelivery: return .judged(otherThreads: declared.capabilities.delivery == .asynchronous)
             }
-        }
-
-        /// A run's declaration of `strategy`: its run.json's, else (a run older than
-        /// `strategy_details`) this binary's built-in one.
-        static func declaration(of strategy: String, in run: RunMetadata?) -> StrategyDescriptor? {
-            if let details = run?.strategyDetails { return details.first { $0.name == strategy } ?? StrategyRegistry.entry(named: strategy)?.descriptor }
-            return StrategyRegistry.entry(named: strategy)?.descriptor
         }
 
         static func describe(_ capabilities: Capabilities) -> String {

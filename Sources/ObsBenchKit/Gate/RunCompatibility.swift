@@ -12,10 +12,7 @@ public enum RunCompatibility {
         func differ(_ what: String, _ a: String, _ b: String) {
             if a != b { problems.append("\(what): the baseline's is \(a), the run's is \(b)") }
         }
-        let shared = sharedMetrics(baseline.rows, current.rows)
-        let judgesInstructions = shared.contains { $0.gate == .instructions }
-        let judgesTimings = policy.gatesTimings && shared.contains { $0.gate == .timing }
-        let judgesCounts = shared.contains { $0.gate == .count }
+        let (judgesInstructions, judgesTimings, judgesCounts) = judges(baseline, current, policy: policy)
 
         let oldMeasures = Set(old.measuresOrDefault), newMeasures = Set(new.measuresOrDefault)
         if oldMeasures.isDisjoint(with: newMeasures) {
@@ -77,9 +74,7 @@ public enum RunCompatibility {
                 "the baseline (\(baseline.source)) and the current run (\(current.source)) are one run, \(old.runID): a copy of the run the baseline was made from, such as a stale results/latest, shows nothing"
             )
         }
-        let shared = sharedMetrics(baseline.rows, current.rows)
-        let judgesInstructions = shared.contains { $0.gate == .instructions }
-        let judgesTimings = policy.gatesTimings && shared.contains { $0.gate == .timing }
+        let (judgesInstructions, judgesTimings, _) = judges(baseline, current, policy: policy)
         var problems: [String] = []
         for (side, run) in [("the baseline", baseline), ("the current run", current)] {
             guard let metadata = run.metadata else { continue }
@@ -99,6 +94,15 @@ public enum RunCompatibility {
         }
         guard !problems.isEmpty else { return nil }
         return NoVerdict(.runIncomplete, problems.joined(separator: "; "))
+    }
+
+    /// What kinds of metric a comparison of the two runs under `policy` would judge: instruction
+    /// counts, timings (unless `policy` reports them), exact counts (of cost or behaviour).
+    static func judges(_ baseline: RunResults, _ current: RunResults, policy: GatePolicy) -> (instructions: Bool, timings: Bool, counts: Bool) {
+        let shared = sharedMetrics(baseline.rows, current.rows)
+        return (
+            shared.contains { $0.gate == .instructions }, policy.gatesTimings && shared.contains { $0.gate == .timing }, shared.contains { [.count, .behaviour].contains($0.gate) }
+        )
     }
 
     static func sharedMetrics(_ a: [ResultRow], _ b: [ResultRow]) -> Set<Metric> {
