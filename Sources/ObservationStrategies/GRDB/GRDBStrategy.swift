@@ -276,7 +276,14 @@ public enum GRDBPoolKind: GRDBStoreKind {
             .appendingPathComponent("obsbench-grdb-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
-            return (try DatabasePool(path: directory.appendingPathComponent("store.sqlite").path), directory)
+            // The writer waits out a brief lock rather than failing at once (GRDB's default,
+            // `.immediateError`). In WAL mode SQLite holds an exclusive lock for a moment in a few
+            // "obscure cases" (GRDB gives its readers a 10 s timeout for them); under bursts of 100
+            // writes with the machine loaded, `BEGIN IMMEDIATE` met one in 1 of 3 quick latency
+            // runs here and the round was lost. Without such a lock nothing waits, so no figure moves.
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(5)
+            return (try DatabasePool(path: directory.appendingPathComponent("store.sqlite").path, configuration: configuration), directory)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
