@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "obsbench", targets: ["obsbench"]),
         .executable(name: "obsbench-tool", targets: ["obsbench-tool"]),
         .library(name: "ObservationStrategies", targets: ["ObservationStrategies"]),
+        // `StrategyRegistry.all`: every built-in strategy, the GRDB ones included.
+        .library(name: "BuiltInStrategies", targets: ["BuiltInStrategies"]),
         .library(name: "ObsBenchKit", targets: ["ObsBenchKit"]),
         // The whole command-line tool as a library: `ObsBench.main(strategies:)` in a package of
         // one's own measures its store beside the built-in ones.
@@ -34,16 +36,21 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
+        // The protocol, the harness's view bookkeeping, and every in-memory strategy.
         .target(
             name: "ObservationStrategies",
             dependencies: [
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
                 // DispatchQueue as a Combine scheduler (deduplicated-object's delay), built into Combine on Apple platforms.
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: buildCanary
         ),
+        // The GRDB strategies (grdb-queue, grdb-pool), a target of their own: GRDB (71k lines) and
+        // they compile beside ObsBenchKit, which does not depend on them, rather than before it.
+        .target(name: "GRDBStrategies", dependencies: ["ObservationStrategies", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The list of built-in strategies: what the tool, the tests and a package of one's own name.
+        .target(name: "BuiltInStrategies", dependencies: ["ObservationStrategies", "GRDBStrategies"]),
         // glibc's mallinfo2, which Swift's Glibc module does not expose: the memory suite's fallback
         // when jemalloc is not installed.
         .target(name: "CMallocInfo"),
@@ -68,14 +75,15 @@ let package = Package(
             dependencies: [
                 "ObsBenchKit",
                 "ObservationStrategies",
+                "BuiltInStrategies",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "ObsBenchConformance", dependencies: ["ObservationStrategies"]),
         .executableTarget(name: "obsbench"),
-        .executableTarget(name: "obsbench-tool", dependencies: ["ObsBenchCLI", "ObservationStrategies"], path: "Sources/ObsBenchTool"),
-        .testTarget(name: "ObservationStrategiesTests", dependencies: ["ObservationStrategies", "ObsBenchConformance"]),
-        .testTarget(name: "ObsBenchKitTests", dependencies: ["ObsBenchKit", "ObsBenchCLI"]),
+        .executableTarget(name: "obsbench-tool", dependencies: ["ObsBenchCLI", "BuiltInStrategies"], path: "Sources/ObsBenchTool"),
+        .testTarget(name: "ObservationStrategiesTests", dependencies: ["ObservationStrategies", "GRDBStrategies", "BuiltInStrategies", "ObsBenchConformance"]),
+        .testTarget(name: "ObsBenchKitTests", dependencies: ["ObsBenchKit", "ObsBenchCLI", "BuiltInStrategies"]),
     ],
     swiftLanguageModes: [.v6]
 )

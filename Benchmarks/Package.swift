@@ -17,6 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ObservationStrategies", package: "obsbench"),
+                .product(name: "BuiltInStrategies", package: "obsbench"),
             ],
             path: "Benchmarks/StrategyOperations",
             swiftSettings: [.swiftLanguageMode(.v6)],

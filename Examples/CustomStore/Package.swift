@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 "CustomStore",
                 .product(name: "ObsBenchCLI", package: "obsbench"),
+                .product(name: "BuiltInStrategies", package: "obsbench"),
                 .product(name: "ObservationStrategies", package: "obsbench"),
             ]),
         // The conformance kit, run against the store.

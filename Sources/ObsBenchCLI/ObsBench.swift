@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuiltInStrategies
 import Foundation
 import ObsBenchKit
 import ObservationStrategies
@@ -74,9 +75,13 @@ public enum ObsBench {
 enum Registered {
     private static let storage = Locked(StrategyRegistry.all)
 
+    /// Setting it sets ``KnownStrategies`` too: the harness reads runs with these descriptors.
     static var strategies: [StrategyEntry] {
         get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
+        set {
+            storage.withLock { $0 = newValue }
+            KnownStrategies.descriptors = newValue.map(\.descriptor)
+        }
     }
 
     static var names: [String] { strategies.map(\.name) }

@@ -7,6 +7,8 @@ import Testing
 /// compare runs made differently: another measure, Valgrind, allocator, `--quick` or round count.
 @Suite("Regression gate: instructions and comparability")
 struct GateInstructionTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     static func metadata(
         measures: [CostMeasure] = [.time], valgrind: String = "valgrind-3.19.0", allocator: String = "jemalloc", quick: Bool = false,
         suites: [String] = ["latency"], rounds: [String: Int] = ["latency": 8], options: [String] = ["--tool=callgrind", "--cache-sim=no"]
@@ -132,6 +134,8 @@ struct GateInstructionTests {
 /// The gate's statistics on timings, and the labels the summary puts on allocator counts.
 @Suite("Regression gate: rounds and labels")
 struct GateRoundsTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     @Test("with many timings and 4 rounds a side, the gate says no timing can reach significance and names the rounds needed")
     func tooFewRounds() {
         var baseRows: [ResultRow] = [], baseSamples: [SampleRow] = [], nowRows: [ResultRow] = [], nowSamples: [SampleRow] = []
@@ -172,6 +176,8 @@ struct GateRoundsTests {
 /// judged against a 0.5% tolerance, or against the layouts' own spread where they disagree.
 @Suite("Regression gate: layouts")
 struct GateLayoutTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     /// An instruction row counted in one layout per value, and its samples (one per layout, as
     /// the median repeat of each layout's worker).
     static func counted(_ strategy: String, _ layouts: [Double], workload: String = "w") -> (ResultRow, [SampleRow]) {

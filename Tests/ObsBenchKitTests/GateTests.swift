@@ -10,6 +10,8 @@ import Testing
 /// noise, and which exit status each outcome gives.
 @Suite("Regression gate")
 struct GateTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     static func row(_ strategy: String, _ metric: String, _ value: Double, workload: String = "w", unit: String = "u") -> ResultRow {
         ResultRow(
             runID: "r", suite: "s", workload: workload, strategy: strategy, executor: "main-actor", objects: 1, subscribers: 0, concurrency: 1,
@@ -225,6 +227,8 @@ struct GateTests {
 /// The gate on strategies this binary does not know: their capabilities come from `run.json`.
 @Suite("Gate on strategies described only by run.json")
 struct UnknownStrategyGateTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     static func metadata(_ delivery: Delivery?) -> RunMetadata {
         RunMetadata(
             runID: "r", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release",

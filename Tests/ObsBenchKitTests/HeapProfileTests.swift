@@ -9,6 +9,8 @@ import Testing
 /// its figures.
 @Suite("Heap profiles")
 struct HeapProfileTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     /// Two dumps of one process: a stack that grew by 1,000 objects of 48 B, one that freed 2 of
     /// 4,096 B, and one that did not move.
     static let earlier = """

@@ -1,3 +1,4 @@
+import BuiltInStrategies
 import ObservationStrategies
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import BuiltInStrategies
 import Foundation
 import ObservationStrategies
 import Testing
@@ -8,6 +9,8 @@ import Testing
 /// file against what obsbench can produce, and a report that stands alone.
 @Suite("Report and claims")
 struct ReportTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func row(_ suite: String, _ workload: String, _ strategy: String, _ metric: String, _ value: Double?, objects: Int = 1_000, subscribers: Int = 0) -> ResultRow {

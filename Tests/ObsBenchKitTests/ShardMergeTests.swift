@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuiltInStrategies
 import Foundation
 import ObservationStrategies
 import Testing

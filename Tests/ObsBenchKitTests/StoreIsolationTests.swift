@@ -1,3 +1,4 @@
+import BuiltInStrategies
 import ObservationStrategies
 import Testing
 

@@ -1,3 +1,4 @@
+import BuiltInStrategies
 import Foundation
 import ObservationStrategies
 import Testing

@@ -1,3 +1,4 @@
+import BuiltInStrategies
 import ObsBenchConformance
 import ObservationStrategies
 import Testing

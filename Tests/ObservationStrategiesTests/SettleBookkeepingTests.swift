@@ -1,5 +1,6 @@
 import Testing
 
+@testable import GRDBStrategies
 @testable import ObservationStrategies
 
 /// The asynchronous strategies' `settle()` waits only for the views a write concerned: its

@@ -1,4 +1,5 @@
 import Benchmark
+import BuiltInStrategies
 import ObservationStrategies
 
 /// The headline operations of every strategy, for package-benchmark: a read outside any view, a

@@ -103,7 +103,7 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         for run in runs {
             if let described = run?.strategyDetails?.first(where: { $0.name == strategy }) { return described }
         }
-        return StrategyRegistry.entry(named: strategy)?.descriptor
+        return KnownStrategies.descriptor(named: strategy)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -5,7 +5,9 @@ import Dispatch
 ///
 /// Usage: read `generation`, check the settled condition, and if it does not hold yet,
 /// `await wait(after:)` that generation; any `signal()` since the read returns at once.
-final class DeliverySignal: Sendable {
+package final class DeliverySignal: Sendable {
+    package init() {}
+
     private struct State {
         var generation = 0
         /// Bumped by the timeout's timer: wakes waiters without counting as a delivery.
@@ -15,10 +17,10 @@ final class DeliverySignal: Sendable {
 
     private let state = Locked(State())
 
-    var generation: Int { state.withLock { $0.generation } }
+    package var generation: Int { state.withLock { $0.generation } }
 
     /// Called after every delivery.
-    func signal() {
+    package func signal() {
         resumeWaiters { $0.generation &+= 1 }
     }
 
@@ -34,7 +36,7 @@ final class DeliverySignal: Sendable {
 
     /// Returns once a `signal()` has happened after `generation` was read (or, when `wakeups` is
     /// given, a timer wake-up after that count was read).
-    func wait(after generation: Int, wakeups: Int? = nil) async {
+    package func wait(after generation: Int, wakeups: Int? = nil) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let alreadySignalled = state.withLock { state -> Bool in
                 if state.generation != generation { return true }
@@ -48,7 +50,7 @@ final class DeliverySignal: Sendable {
 
     /// Waits until `isSettled` holds, re-checking after each delivery.
     @MainActor
-    func waitUntil(_ isSettled: @MainActor () -> Bool) async {
+    package func waitUntil(_ isSettled: @MainActor () -> Bool) async {
         while true {
             let seen = generation
             if isSettled() { return }
@@ -64,7 +66,7 @@ final class DeliverySignal: Sendable {
     /// return: a fire-and-forget `asyncAfter` per call would keep ~400 bytes alive for the whole
     /// timeout after every settle (the memory suite saw it as memory growing with each write).
     @MainActor
-    func waitUntil(timeoutSeconds: Double, _ isSettled: @MainActor () -> Bool) async -> Bool {
+    package func waitUntil(timeoutSeconds: Double, _ isSettled: @MainActor () -> Bool) async -> Bool {
         if isSettled() { return true }
         var deadline = DispatchTime.now() + timeoutSeconds
         let timer = makeTimeout(at: deadline)

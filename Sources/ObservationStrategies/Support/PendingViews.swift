@@ -10,31 +10,33 @@
 /// `drain` inspects from the newest view back and stops at the first one not caught up, so the
 /// repeated checks of one settle (one per delivery) inspect each pending view about once in all.
 @MainActor
-final class PendingViews {
+package final class PendingViews {
+    package init() {}
+
     private var views: [ViewHandle] = []
     /// The views in `views`, so a view notified by many writes is waited for once.
     private var members: Set<ObjectIdentifier> = []
     /// Views inspected by `drain` since the store was made: the cost of settling's bookkeeping,
     /// which tests check does not grow with idle views.
-    private(set) var inspections = 0
+    package private(set) var inspections = 0
 
     /// Views still waited for.
-    var count: Int { views.count }
+    package var count: Int { views.count }
 
     /// Waits for `view` too (once, however often it is added).
-    func add(_ view: ViewHandle) {
+    package func add(_ view: ViewHandle) {
         if members.insert(ObjectIdentifier(view)).inserted { views.append(view) }
     }
 
     /// Stops waiting for anything (teardown).
-    func removeAll() {
+    package func removeAll() {
         views.removeAll()
         members.removeAll()
     }
 
     /// Drops the views that have caught up, newest first, until one has not; returns whether none
     /// is left to wait for. A cancelled view must count as caught up in `isCaughtUp`.
-    func drain(whereCaughtUp isCaughtUp: (ViewHandle) -> Bool) -> Bool {
+    package func drain(whereCaughtUp isCaughtUp: (ViewHandle) -> Bool) -> Bool {
         while let last = views.last {
             inspections += 1
             guard isCaughtUp(last) else { return false }

@@ -8,19 +8,21 @@
 /// readers.remove(view)                                     // on unsubscribe
 /// ```
 @MainActor
-struct ReadersIndex {
+package struct ReadersIndex {
+    package init() {}
+
     private var byField: [FieldRef: [ObjectIdentifier: ViewHandle]] = [:]
 
     /// Whether no view is indexed.
-    var isEmpty: Bool { byField.isEmpty }
+    package var isEmpty: Bool { byField.isEmpty }
 
     /// Indexes `view` under every field its spec reads.
-    mutating func add(_ view: ViewHandle) {
+    package mutating func add(_ view: ViewHandle) {
         for ref in Set(view.spec.reads) { byField[ref, default: [:]][ObjectIdentifier(view)] = view }
     }
 
     /// Removes `view` from every field it was indexed under.
-    mutating func remove(_ view: ViewHandle) {
+    package mutating func remove(_ view: ViewHandle) {
         for ref in Set(view.spec.reads) {
             byField[ref]?[ObjectIdentifier(view)] = nil
             if byField[ref]?.isEmpty == true { byField[ref] = nil }
@@ -28,11 +30,11 @@ struct ReadersIndex {
     }
 
     /// The views reading `ref`.
-    func views(reading ref: FieldRef) -> Dictionary<ObjectIdentifier, ViewHandle>.Values {
+    package func views(reading ref: FieldRef) -> Dictionary<ObjectIdentifier, ViewHandle>.Values {
         (byField[ref] ?? [:]).values
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         byField.removeAll()
     }
 }

@@ -1,3 +1,4 @@
+import BuiltInStrategies
 import CustomStore
 import ObsBenchCLI
 import ObservationStrategies

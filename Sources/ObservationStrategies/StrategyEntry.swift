@@ -18,28 +18,3 @@ public struct StrategyEntry: Sendable {
         makeIgnoredFieldLoops = { records in S.ignoredFieldLoops(records: records) }
     }
 }
-
-/// Every strategy obsbench knows, in the order reports list them. Adding a strategy means adding
-/// its folder and one line here; no workload changes.
-public enum StrategyRegistry {
-    public static let all: [StrategyEntry] = [
-        StrategyEntry(PlainStrategy.self),
-        StrategyEntry(ObservableStrategy.self),
-        StrategyEntry(ObservationsStrategy.self),
-        StrategyEntry(ObservableContextStrategy.self),
-        StrategyEntry(PublishedStrategy.self),
-        StrategyEntry(DeduplicatedObjectStrategy.self),
-        StrategyEntry(StateSubjectStrategy.self),
-        StrategyEntry(StructViewModelStrategy.self),
-        StrategyEntry(GRDBQueueStrategy.self),
-        StrategyEntry(GRDBPoolStrategy.self),
-    ]
-
-    /// Every strategy name, in registry order.
-    public static var names: [String] { all.map(\.name) }
-
-    /// The strategy called `name`, or nil.
-    public static func entry(named name: String) -> StrategyEntry? {
-        all.first { $0.name == name }
-    }
-}

@@ -1,4 +1,5 @@
 import GRDB
+import ObservationStrategies
 import Synchronization
 
 /// The `task` table of the `grdb` strategies and the SQL every variant runs against it.

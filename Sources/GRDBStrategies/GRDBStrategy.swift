@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
+import ObservationStrategies
 
 /// Records in SQLite through GRDB; each view is a `ValueObservation` that re-fetches the fields it
 /// reads in one read transaction after every commit that touches its region (the columns it reads
