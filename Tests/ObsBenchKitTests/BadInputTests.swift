@@ -9,6 +9,8 @@ import Testing
 /// status (64 for bad usage, 5 for an unusable baseline), never a crash or a silent default.
 @Suite("Bad input")
 struct BadInputTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     // MARK: The command line
 
     /// Command lines that must be refused with exit status 64, and a fragment of the message.

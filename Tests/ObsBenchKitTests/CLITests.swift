@@ -11,6 +11,8 @@ import Testing
 /// before anything is measured.
 @Suite("Command line")
 struct CLITests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     /// Parses `arguments` as the root command would and returns the exit code and message of the failure.
     func failure(_ arguments: [String]) -> (code: Int32, message: String)? {
         do {
@@ -113,6 +115,8 @@ struct CLITests {
 /// `list --format json`: what plot-scripts/ and .ci/run read instead of repeating names.
 @Suite("list --format json")
 struct ListJSONTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     @Test("every suite with its chart and whether it measures strategies, every strategy, every metric")
     func catalog() throws {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(ListCommand.Catalog().json().utf8)) as? [String: Any])
@@ -134,6 +138,8 @@ struct ListJSONTests {
 /// What a run plan starts: one worker per strategy for a strategy suite, one with none otherwise.
 @Suite("Run plan")
 struct RunPlanTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     @Test("a suite that measures no strategy gets one worker, whose job names none; a job is one JSON value that the worker decodes unchanged")
     func workersPerSuite() throws {
         let strategies = Array(StrategyRegistry.all.prefix(3))

@@ -11,6 +11,8 @@ import Testing
 /// finding about a built-in strategy.
 @Suite("Declarations against measurements")
 struct DeclarationCheckTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     static func store(_ name: String, transactional: Bool) -> StrategyDescriptor {
         StrategyDescriptor(
             name: name, summary: "a store of one's own", dependency: "none",

@@ -9,6 +9,8 @@ import Testing
 /// one layout harder than the others cannot widen it.
 @Suite("Regression gate: injected regressions")
 struct GateAdversarialTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     static let baseline = ExportTests.root.appendingPathComponent("results/baseline-instructions")
     /// `observable` write-unobserved: five identical layouts in the baseline (614 Ir/op since the
     /// harness change of 385f453, 658 before).

@@ -9,6 +9,8 @@ import Testing
 /// counted in 5 memory layouts. Their profiles keep only the canaries' rows.
 @Suite("Regression gate: real builds")
 struct GateBuildsTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     static let folder = ExportTests.root.appendingPathComponent("results/reference/gate-builds-2026-11-25")
 
     static func load(_ build: String) throws -> RunResults {

@@ -8,6 +8,8 @@ import Testing
 /// a failure (2) or no verdict (5), never 0 or 4; an untouched copy still passes.
 @Suite("Regression gate: verdicts the run under test cannot shape")
 struct GateTrustTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     static let instructions = GateAdversarialTests.baseline
     static let timings = ExportTests.root.appendingPathComponent("results/baseline")
     /// The CI recipe's flags for the timing baseline (exact counts judged, timings and other

@@ -12,6 +12,8 @@ import Testing
 /// runs a run loop, which Valgrind 3.19 needs (it crashes under the test runner's `dispatch_main`).
 @Suite("Instruction counts")
 struct InstructionCountTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     static let valgrindFound = CallgrindInvocation.find("valgrind", path: ProcessInfo.processInfo.environment["PATH"]) != nil
     /// Valgrind, its header at build time, and no ThreadSanitizer (whose shadow memory Valgrind cannot run).
     static let canCount =
@@ -217,6 +219,8 @@ struct InstructionCountTests {
 /// from a run's rows, and the pipeline that counts and prints it.
 @Suite("Harness share")
 struct HarnessShareTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     /// The attribution pipeline end to end, in the release build the figures come from: under
     /// Callgrind, `self-check attribution` counts `plain`'s, `@Observable`'s and `@Published`'s read
     /// and write through the protocol and on the concrete type, and prints each share with the two
@@ -266,6 +270,8 @@ struct HarnessShareTests {
 /// The sampler's calibration loop must survive the optimiser: its cost is what gets subtracted.
 @Suite("Black hole")
 struct BlackHoleTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     @Test("the empty loop the harness subtracts costs instructions (the optimiser did not delete it)", .enabled(if: InstructionCountTests.canCount, "needs valgrind"))
     func emptyLoopIsNotDeleted() throws {
         let output = try InstructionCountTests.selfCheck(["count-writes", "--strategy", "plain"], underCallgrind: true)

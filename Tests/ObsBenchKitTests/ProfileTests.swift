@@ -9,6 +9,8 @@ import Testing
 /// that name the functions that moved.
 @Suite("Profiles")
 struct ProfileTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     /// `Tests/Fixtures/callgrind-observable-write/`, outside any target (no resources to declare).
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures").appendingPathComponent("callgrind-observable-write")

@@ -10,6 +10,8 @@ import Testing
 /// gate as exact counts. Checked on counts, never on time.
 @Suite("Reference counts")
 struct ReferenceCountTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     /// A dump in Callgrind's format: `calls` are (caller, callee, count) edges, each with 10 Ir of
     /// inclusive cost per call; every caller has 1 Ir of its own.
     static func dump(_ calls: [(String, String, Int)]) throws -> CallgrindProfile {

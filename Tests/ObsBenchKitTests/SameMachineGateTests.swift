@@ -7,6 +7,8 @@ import Testing
 /// machine, interleaved, and judged. Checked on counts under Callgrind, never on time.
 @Suite("Same-machine gate")
 struct SameMachineGateTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     static var canCount: Bool { InstructionCountTests.canCount && InstructionCountTests.releaseObsbench != nil }
 
     /// Runs `obsbench gate ARGUMENTS` (the release binary) and returns its exit status and both streams.

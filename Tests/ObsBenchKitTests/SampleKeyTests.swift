@@ -8,6 +8,8 @@ import Testing
 /// columns existed still load, and the gate's verdicts on them are the ones it gave before.
 @Suite("Samples keyed by their row")
 struct SampleKeyTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     /// `samples.csv`'s header before samples carried the full key.
     static let oldColumns = ["run_id", "suite", "workload", "strategy", "metric", "unit", "sample", "value", "round", "subscribers"]
 

@@ -9,6 +9,8 @@ import Testing
 /// repeats, never what it measured.
 @Suite("Scaling in counts")
 struct ScalingCountTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     /// A counted scaling row at `subscribers` views: its layouts' values, the mean as its value.
     static func counted(
         _ strategy: String, _ workload: String, subscribers: Int, _ layouts: [Double], asynchronous: Bool = false

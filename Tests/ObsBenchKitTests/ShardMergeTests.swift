@@ -15,6 +15,8 @@ import Testing
 /// depends on what else the machine runs.
 @Suite("Shards and merge")
 struct ShardMergeTests {
+    init() { BuiltInStrategiesKnown.declare() }
+
     // MARK: The partition
 
     @Test("--shard takes K/N with 1 ≤ K ≤ N; anything else exits 64 naming the problem")
