@@ -352,6 +352,17 @@ struct ReportTests {
         #expect(entry.ranking.first?.value == "4.50 µs per view re-run; subscribe + unsubscribe 4.00 µs")
         #expect(entry.needs.map(\.description) == ["scaling/scaling-shared cost_per_view", "subscription/subscribe-unsubscribe latency"])
         #expect(!entry.needs.contains { $0.workload == "view-scope" })
+
+        // A b whose interval reaches 0 ranks nobody on it.
+        var noisy = Self.row("scaling", "scaling-shared", "published", "cost_per_view", 2, objects: 1_000, subscribers: 10_000)
+        noisy.statistics?.ci95Low = -3
+        noisy.statistics?.ci95High = 7
+        let withNoise = ProfileGuide(
+            rows: rows + [noisy, Self.row("subscription", "subscribe-unsubscribe", "published", "latency", 9_000)],
+            metadata: Self.metadata(suites: ["latency", "scaling", "subscription"], strategies: details + [Self.builtIn("published")]))
+        let noisyEntry = try Self.entry(withNoise, "Many small views")
+        #expect(noisyEntry.ranking.map(\.strategy) == ["observable", "dictionary-callbacks"])
+        #expect(noisyEntry.leftOut.first { $0.strategy == "published" }?.reason.contains("not beyond noise") == true, "\(noisyEntry.leftOut)")
     }
 
     @Test("each profile names what a store must declare to be ranked: 'each change shown' a store that does not coalesce")

@@ -150,6 +150,9 @@ public struct ProfileGuide: Sendable {
         ) { strategy, _ in
             guard let row = evidence.measured(rerun, strategy).first, let perView = row.value else { return .lacking("no \(rerun) row") }
             let interval = row.interval.map { " [\(NumberFormat.nanoseconds($0.low)), \(NumberFormat.nanoseconds($0.high))]" } ?? ""
+            if let bounds = row.interval, bounds.low <= 0 {
+                return .notRanked("its cost per view re-run, \(NumberFormat.nanoseconds(perView))\(interval), is not beyond noise: its 95% interval reaches 0")
+            }
             let subscribing = evidence.value(subscription, strategy).map { "; subscribe + unsubscribe \(NumberFormat.nanoseconds($0))" } ?? ""
             return .ranked(perView, "\(NumberFormat.nanoseconds(perView))\(interval) per view re-run\(subscribing)")
         }
