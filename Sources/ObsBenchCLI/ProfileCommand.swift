@@ -14,8 +14,12 @@ struct ProfileCommand: ParsableCommand {
             own and inclusive Ir per operation (the long loop minus the short loop, the empty loop's \
             share removed, exactly as the row's Ir/op), grouped by whose code it is: \
             \(CostGroup.allCases.filter { $0 != .error }.map(\.rawValue).joined(separator: ", ")). \
-            Each row's own costs sum to its Ir/op. profiles/ beside it holds the same in Callgrind's \
-            format (Ir per 1,000 operations) for gprof2dot or callgrind_annotate.
+            Each row's own costs sum to its Ir/op. An inclusive cost is shown only where it is the \
+            operation's own, within 0 and the row's Ir/op (not for a function on a cycle of calls, \
+            nor a frame the loop runs in: "—"); shares only for rows of \
+            \(NumberFormat.instructions(ProfileSummary.minimumInstructionsForShares))/op or more, one below 0 \
+            or above 100% marked \(ProfileSummary.outOfRangeMark) and explained. profiles/ beside it holds \
+            the same in Callgrind's format (Ir per 1,000 operations) for gprof2dot or callgrind_annotate.
 
             With --memory: the memory suite's memprofile.csv, each memory row's bytes (or allocations) \
             per unit by allocating function, from jemalloc's heap profiles of a second memory worker \

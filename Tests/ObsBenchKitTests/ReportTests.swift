@@ -176,7 +176,7 @@ struct ReportTests {
         let markdown = report.markdown()
         #expect(
             markdown.contains(
-                "| Write-heavy, each change shown (a live editor, a progress display) | **published** (1.50 µs) | observable (3.00 µs) | a write until the one view reading it has re-run (strategies that coalesce show fewer changes: not ranked) | `latency/write-observed latency` |"
+                "| Write-heavy, each change shown (a live editor, a progress display) | **published** (1.50 µs) | observable (3.00 µs) | observes and does not coalesce (capabilities.coalesces: false) | a write until the one view reading it has re-run (strategies that coalesce show fewer changes: not ranked) | `latency/write-observed latency` |"
             ))
         #expect(markdown.contains("nobody is ranked: the run has no memory/store-lifecycle fresh_bytes_per_object row (the memory suite was not run)"))
         #expect(
@@ -264,13 +264,18 @@ struct ReportTests {
             capabilities: Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: transactional, coalesces: false))
     }
 
-    /// One strategy's one-observation consistency rows (1 and 2 writers) and its two-field transaction.
-    static func crossFieldRows(_ strategy: String, torn: (Double, Double), reruns: (Double, Double), transaction: Double) -> [ResultRow] {
+    /// One strategy's one-observation consistency rows (1 and 2 writers: `commits` transactions
+    /// each, a full run's by default) and its two-field transaction.
+    static func crossFieldRows(_ strategy: String, torn: (Double, Double), reruns: (Double, Double), transaction: Double, commits: (Double, Double) = (1_000, 2_000))
+        -> [ResultRow]
+    {
         [
             row("consistency", "invariant-1-writer", strategy, "torn_observations", torn.0, objects: 20),
             row("consistency", "invariant-2-writers", strategy, "torn_observations", torn.1, objects: 20),
             row("consistency", "invariant-1-writer", strategy, "reruns_per_transaction", reruns.0, objects: 20),
             row("consistency", "invariant-2-writers", strategy, "reruns_per_transaction", reruns.1, objects: 20),
+            row("consistency", "invariant-1-writer", strategy, "transactions", commits.0, objects: 20),
+            row("consistency", "invariant-2-writers", strategy, "transactions", commits.1, objects: 20),
             row("latency", "transaction-2-fields", strategy, "latency", transaction),
         ]
     }
@@ -293,7 +298,8 @@ struct ReportTests {
         #expect(entry.ranking.map(\.strategy) == ["state-subject", "observations"], "published is fastest and showed nothing torn, but promises nothing")
         #expect(entry.remark == nil)
         #expect(entry.observed.map(\.strategy) == ["published"])
-        #expect(entry.observed[0].value == "0 torn states shown by one observation (invariant-1-writer, invariant-2-writers), 1 and 1 view re-runs per commit")
+        #expect(
+            entry.observed[0].value == "0 torn states shown by one observation (invariant-1-writer, invariant-2-writers), 1 and 1 view re-runs per commit, 3000 states observed")
         let leftOut = Dictionary(uniqueKeysWithValues: entry.leftOut.map { ($0.strategy, $0.reason) })
         #expect(Set(leftOut.keys) == ["grdb-queue", "grdb-pool"], "plain observes nothing and is left out silently")
         #expect(
@@ -302,6 +308,72 @@ struct ReportTests {
         )
         #expect(leftOut["grdb-pool"]?.contains("did not re-run in every consistency workload") == true)
         #expect(entry.needs.map(\.description).contains("consistency/invariant-2-writers reruns_per_transaction"))
+    }
+
+    @Test("'nothing torn' from 2 observed states ranks nobody and says not enough observed; from 1,000 or more it ranks")
+    func nothingTornNeedsEnoughObserved() throws {
+        // A store that coalesces under a background writer: 1-2 views re-run per 200 commits (a quick run).
+        let few =
+            Self.crossFieldRows("state-subject", torn: (0, 0), reruns: (0.005, 0.0025), transaction: 300, commits: (200, 400))
+            + Self.crossFieldRows("observations", torn: (0, 0), reruns: (0.005, 0.0025), transaction: 500, commits: (200, 400))
+        let entry = try Self.entry(ProfileGuide(rows: few), "Cross-field")
+        #expect(entry.ranking.isEmpty, "crowned from 2 observed states: \(entry.ranking)")
+        #expect(entry.leftOut.map(\.strategy) == ["state-subject", "observations"])
+        #expect(entry.leftOut.allSatisfy { $0.reason.hasPrefix("not enough observed: ") && $0.reason.contains("2 states observed") }, "\(entry.leftOut)")
+        #expect(entry.remark?.contains("nobody is ranked: not enough observed") == true, "\(entry.remark ?? "")")
+        #expect(entry.needs.map(\.description).contains("consistency/invariant-1-writer transactions"))
+
+        // A quick run in which every commit re-ran the view: 600 observed, still too few.
+        let quick = Self.crossFieldRows("state-subject", torn: (0, 0), reruns: (1, 1), transaction: 300, commits: (200, 400))
+        #expect(try Self.entry(ProfileGuide(rows: quick), "Cross-field").ranking.isEmpty)
+        // A full run: 1,000 + 2,000 observed, and it ranks; one with too few beside it does not.
+        let full =
+            Self.crossFieldRows("state-subject", torn: (0, 0), reruns: (1, 1), transaction: 300)
+            + Self.crossFieldRows("observations", torn: (0, 0), reruns: (0.2, 0.1), transaction: 100)
+        let ranked = try Self.entry(ProfileGuide(rows: full), "Cross-field")
+        #expect(ranked.ranking.map(\.strategy) == ["state-subject"])
+        #expect(ranked.leftOut.map(\.strategy) == ["observations"], "0.2 × 1,000 + 0.1 × 2,000 = 400 observed")
+        #expect(ranked.remark == nil)
+    }
+
+    @Test("many small views rank by what re-running a view costs, measured alike for every store, not by view-scope")
+    func manySmallViewsRankByRerunCost() throws {
+        // A store of one's own without tracking scopes: its view-scope is a locked read (55 ns), but
+        // re-running one of its views costs 36 µs; observable's scope costs 950 ns, a re-run 4.5 µs.
+        let details = [Self.builtIn("plain"), Self.builtIn("observable"), Self.custom("dictionary-callbacks")]
+        var rows: [ResultRow] = []
+        for (strategy, scope, perView) in [("plain", 5.0, 0.0), ("observable", 950.0, 4_500.0), ("dictionary-callbacks", 55.0, 36_000.0)] {
+            rows += [
+                Self.row("latency", "view-scope", strategy, "latency", scope),
+                Self.row("scaling", "scaling-shared", strategy, "cost_per_view", perView, objects: 1_000, subscribers: 10_000),
+                Self.row("subscription", "subscribe-unsubscribe", strategy, "latency", 4_000),
+            ]
+        }
+        let guide = ProfileGuide(rows: rows, metadata: Self.metadata(suites: ["latency", "scaling", "subscription"], strategies: details))
+        let entry = try Self.entry(guide, "Many small views")
+        #expect(entry.ranking.map(\.strategy) == ["observable", "dictionary-callbacks"])
+        #expect(entry.ranking.first?.value == "4.50 µs per view re-run; subscribe + unsubscribe 4.00 µs")
+        #expect(entry.needs.map(\.description) == ["scaling/scaling-shared cost_per_view", "subscription/subscribe-unsubscribe latency"])
+        #expect(!entry.needs.contains { $0.workload == "view-scope" })
+
+        // A b whose interval reaches 0 ranks nobody on it.
+        var noisy = Self.row("scaling", "scaling-shared", "published", "cost_per_view", 2, objects: 1_000, subscribers: 10_000)
+        noisy.statistics?.ci95Low = -3
+        noisy.statistics?.ci95High = 7
+        let withNoise = ProfileGuide(
+            rows: rows + [noisy, Self.row("subscription", "subscribe-unsubscribe", "published", "latency", 9_000)],
+            metadata: Self.metadata(suites: ["latency", "scaling", "subscription"], strategies: details + [Self.builtIn("published")]))
+        let noisyEntry = try Self.entry(withNoise, "Many small views")
+        #expect(noisyEntry.ranking.map(\.strategy) == ["observable", "dictionary-callbacks"])
+        #expect(noisyEntry.leftOut.first { $0.strategy == "published" }?.reason.contains("not beyond noise") == true, "\(noisyEntry.leftOut)")
+    }
+
+    @Test("each profile names what a store must declare to be ranked: 'each change shown' a store that does not coalesce")
+    func profilesNameTheirCapability() throws {
+        let guide = ProfileGuide(rows: [])
+        #expect(try Self.entry(guide, "Write-heavy").promise == "observes and does not coalesce (capabilities.coalesces: false)")
+        #expect(try Self.entry(guide, "Cross-field").promise == "declares transactions (capabilities.transactional)")
+        #expect(guide.entries.allSatisfy { !$0.promise.isEmpty && !$0.needs.isEmpty })
     }
 
     @Test("where no strategy of the run declares transactions, the cross-field profile says so, ranks nobody, and lists what was observed")
@@ -337,6 +409,7 @@ struct ReportTests {
         let bursts = try Self.entry(guide, "Bursty writes")
         #expect(bursts.ranking.map(\.strategy) == ["coalescing-batches", "observable"])
         #expect(bursts.ranking.first?.value == "9.00 µs per burst, 1 re-runs")
+        #expect(everyChange.promise.contains("does not coalesce"))
     }
 
     @Test("a profile whose deciding rows are missing ranks nobody and says what the run lacked; a strategy missing a row is named with why")
@@ -352,7 +425,7 @@ struct ReportTests {
             ]
         }
         let guide = ProfileGuide(rows: rows, metadata: Self.metadata(suites: ["latency"], strategies: details))
-        for profile in ["Read-heavy", "Many small views"] {
+        for profile in ["Read-heavy"] {
             let entry = try Self.entry(guide, profile)
             #expect(entry.ranking.isEmpty, "\(profile): crowned without its deciding rows")
             #expect(entry.needs.map(\.description).contains("subscription/subscribe-unsubscribe latency"))
@@ -360,6 +433,9 @@ struct ReportTests {
             #expect(entry.leftOut.map(\.strategy) == ["observable", "dictionary-callbacks"])
             #expect(entry.leftOut.allSatisfy { $0.reason == "lacks its deciding rows: the subscription suite was not run" })
         }
+        let smallViews = try Self.entry(guide, "Many small views")
+        #expect(smallViews.ranking.isEmpty, "crowned from view-scope without a cost per view re-run")
+        #expect(smallViews.remark?.contains("scaling/scaling-shared cost_per_view") == true, "\(smallViews.remark ?? "")")
         #expect(try Self.entry(guide, "Write-heavy").ranking.map(\.strategy) == ["dictionary-callbacks", "observable"], "a profile with its rows still ranks")
 
         // With the suite run, a strategy whose worker failed is left out, and the rest are ranked

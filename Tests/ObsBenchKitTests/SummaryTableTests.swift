@@ -109,6 +109,25 @@ struct SummaryTableTests {
         #expect(table.rows.last?.cells.first?.contains("428 Ir") == true, "\(table.rows)")
     }
 
+    @Test("an instruction count takes × plain only against a floor of 100 Ir/op or more, and the table says so; the net is printed either way")
+    func instructionFloorTakesRatioOnlyAboveTheHarness() throws {
+        func counted(_ workload: String, _ strategy: String, _ value: Double) -> ResultRow {
+            ResultRow(
+                runID: "r", suite: "latency", workload: workload, strategy: strategy, executor: "main-actor", objects: 1_000, subscribers: 0, concurrency: 1,
+                metric: .instructions, unit: Metric.instructions.unit, statistics: Statistics([value, value, value]), rounds: 3)
+        }
+        // results/baseline-instructions: plain's write-unobserved 35 Ir (state-subject ×2030), write-observed 497 Ir.
+        let rows = [
+            counted("write-unobserved", "plain", 35), counted("write-unobserved", "state-subject", 71_043),
+            counted("write-observed", "plain", 497), counted("write-observed", "state-subject", 79_649),
+        ]
+        let table = try #require(SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "state-subject"]).first)
+        let cells = try #require(table.rows.last?.cells)
+        #expect(cells == ["71043 Ir (+71008 Ir)", "79649 Ir (+79152 Ir, ×160)"], "\(cells)")
+        #expect(table.footnotes.contains(SummaryTable.instructionFloorFootnote))
+        #expect(SummaryTable.minimumInstructionFloorForRatio == 100)
+    }
+
     @Test("a count that is the mean over many records is marked beside counts of record 1, and a footnote says which is which")
     func drawnCellsMarked() throws {
         func counted(_ strategy: String, _ value: Double, records: Int?) -> ResultRow {

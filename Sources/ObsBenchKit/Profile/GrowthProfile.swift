@@ -85,18 +85,22 @@ public struct GrowthProfile: Sendable {
     public func text(top: Int) -> String {
         let name = "\(high.suite)/\(high.workload)/\(high.strategy) objects=\(high.objects)"
         var text = "\(name) S=\(low.subscribers) → S=\(high.subscribers): \(NumberFormat.instructions(perView)) per further view in \(functions.count) functions\n\n"
+        let groupShares = groups.map { ProfileSummary.share($0.perView, of: perView) }
         text += TextTable(
             header: ["group", "Ir/view", "share"],
-            rows: groups.map { [$0.group.rawValue, NumberFormat.irPerOperation($0.perView), ProfileSummary.share($0.perView, of: perView)] },
+            rows: zip(groups, groupShares).map { [$0.group.rawValue, NumberFormat.irPerOperation($0.perView), $1] },
             alignment: .numbers, indent: "  "
         ).text()
+        text += ProfileSummary.notes(shares: groupShares, total: perView).map { "  (\($0))\n" }.joined()
         text += "\n"
+        let listed = Array(functions.prefix(top))
+        let functionShares = listed.map { ProfileSummary.share($0.perView, of: perView) }
         text += TextTable(
             header: ["Ir/view", "share", "group", "function"],
-            rows: functions.prefix(top).map {
-                [NumberFormat.irPerOperation($0.perView), ProfileSummary.share($0.perView, of: perView), $0.group.rawValue, ProfileSummary.shortName($0.function)]
-            }, alignment: .right([0, 1]), indent: "  "
+            rows: zip(listed, functionShares).map { [NumberFormat.irPerOperation($0.perView), $1, $0.group.rawValue, ProfileSummary.shortName($0.function)] },
+            alignment: .right([0, 1]), indent: "  "
         ).text()
+        text += ProfileSummary.notes(shares: functionShares, total: perView, explained: groupShares).map { "  (\($0))\n" }.joined()
         return text
     }
 }

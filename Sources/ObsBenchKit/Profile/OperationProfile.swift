@@ -32,7 +32,10 @@ public struct OperationProfile: Sendable, Codable {
         public var name: String
         public var group: CostGroup
         public var selfPerOperation: Double
-        public var inclusivePerOperation: Double
+        /// Own instructions and those of its calls, per operation; nil where that is not the
+        /// operation's own (``InclusiveCost``: a function on a cycle of calls, or a frame the loop
+        /// runs in), else within 0…the row's Ir/op.
+        public var inclusivePerOperation: Double?
         /// The retains and releases the function itself made per operation (``ReferenceCounts``).
         public var retainsPerOperation: Double = 0
         public var releasesPerOperation: Double = 0
@@ -82,18 +85,24 @@ public struct OperationProfile: Sendable, Codable {
         var selfCost: [FunctionID: Int64] = [:]
         var inclusiveCost: [FunctionID: Int64] = [:]
         var callCost: [Pair: Int64] = [:]
+        var callees: [FunctionID: Set<FunctionID>] = [:]
         for (dump, sign) in zip(dumps, signs) {
             for (id, cost) in dump.functions {
                 selfCost[id, default: 0] += sign * cost.selfInstructions
                 inclusiveCost[id, default: 0] += sign * cost.inclusive(of: id)
                 for (callee, instructions) in cost.calls where callee != id {
                     callCost[Pair(caller: id, callee: callee), default: 0] += sign * instructions
+                    callees[id, default: []].insert(callee)
                 }
             }
         }
+        // An inclusive cost is printed only where it is the operation's own (``InclusiveCost``):
+        // not for a function on a cycle of calls, nor outside 0…the row's Ir/op.
+        let cyclic = InclusiveCost.inCallCycles(callees)
+        let rowTotal = Double(selfCost.values.reduce(0, +)) / length
         let counts = referenceCounts ?? ReferenceCounts(operation: operation, empty: empty, operations: operations)
         self.referenceCounts = counts
-        func function(_ id: FunctionID, own: Double, inclusive: Double) -> Function {
+        func function(_ id: FunctionID, own: Double, inclusive: Double?) -> Function {
             let name = names.demangle(id.name.components(separatedBy: "@@").first ?? id.name)
             let made = counts.byFunction[id]
             return Function(
@@ -106,7 +115,7 @@ public struct OperationProfile: Sendable, Codable {
             let inclusive = Double(inclusiveCost[id, default: 0]) / length
             guard own != 0 || inclusive != 0 || counts.byFunction[id] != nil else { return nil }
             listed.insert(id)
-            return function(id, own: own, inclusive: inclusive)
+            return function(id, own: own, inclusive: cyclic.contains(id) ? nil : InclusiveCost.operationsOwn(inclusive, total: rowTotal))
         }
         // A function that retains or releases with no Ir of its own in these dumps (its calls
         // were counted in dumps of their own) is listed at 0 Ir.
@@ -130,7 +139,8 @@ public struct OperationProfile: Sendable, Codable {
             for function in profile.functions {
                 var mean = merged[function.id] ?? Function(id: function.id, name: function.name, group: function.group, selfPerOperation: 0, inclusivePerOperation: 0)
                 mean.selfPerOperation += function.selfPerOperation / count
-                mean.inclusivePerOperation += function.inclusivePerOperation / count
+                // Unknown in one layout, unknown in the mean.
+                mean.inclusivePerOperation = mean.inclusivePerOperation.flatMap { sum in function.inclusivePerOperation.map { sum + $0 / count } }
                 mean.retainsPerOperation += function.retainsPerOperation / count
                 mean.releasesPerOperation += function.releasesPerOperation / count
                 merged[function.id] = mean

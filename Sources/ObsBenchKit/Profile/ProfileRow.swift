@@ -21,7 +21,9 @@ public struct ProfileRow: Sendable, Equatable {
     public var function: String
     /// Instructions per operation in the function's own code; nil in an error row.
     public var selfPerOperation: Double?
-    /// Instructions per operation in the function and what it called; nil in an error row.
+    /// Instructions per operation in the function and what it called; nil in an error row, and
+    /// where that is not the operation's own (``InclusiveCost``: a function on a cycle of calls,
+    /// a frame the loop runs in), so that a value given is within 0…the row's Ir/op.
     public var inclusivePerOperation: Double?
     public var objects: Int
     public var subscribers: Int

@@ -38,6 +38,13 @@ public struct ProfileSummary: Sendable {
                 .sorted { ($0.perOperation, $1.group.rawValue) > ($1.perOperation, $0.group.rawValue) }
         }
 
+        /// `function`'s inclusive Ir/op where it is the operation's own: within 0…``total``
+        /// (``InclusiveCost/operationsOwn(_:total:)``); nil where `profile.csv` left it out or, in
+        /// a file written before that rule, gave a figure outside that range.
+        public func inclusive(of function: ProfileRow) -> Double? {
+            function.inclusivePerOperation.flatMap { InclusiveCost.operationsOwn($0, total: total) }
+        }
+
         /// Functions with an own cost per operation (at least 0.05 Ir), largest first. The rest
         /// only call others: frames the loop runs in, whose calls `inclusive_ir_per_op` shows.
         public var topFunctions: [ProfileRow] {
@@ -135,7 +142,9 @@ public struct ProfileSummary: Sendable {
     }
 
     /// The text `obsbench profile` prints for one row: its groups with Ir/op and share, then its
-    /// `top` functions by own Ir/op.
+    /// `top` functions by own Ir/op, with their inclusive Ir/op where it is the operation's own
+    /// (``InclusiveCost``). Shares only for a row of ``minimumInstructionsForShares`` or more; a
+    /// share below 0 or above 100% is marked and explained under the table that prints it.
     public static func text(_ row: Row, top: Int, resultIrPerOperation: Double? = nil) -> String {
         var text = "\(row.key.benchmark)"
         if let error = row.error { return text + "\n  no profile: \(error)\n" }
@@ -146,20 +155,39 @@ public struct ProfileSummary: Sendable {
             text += "; \(ReferenceCounts.text(retains)) retains/op, \(ReferenceCounts.text(releases)) releases/op"
         }
         text += "\n\n"
-        let groups = row.groups.map { [$0.group.rawValue, NumberFormat.irPerOperation($0.perOperation), share($0.perOperation, of: total)] }
+        let groupShares = row.groups.map { share($0.perOperation, of: total) }
+        let groups = zip(row.groups, groupShares).map { [$0.group.rawValue, NumberFormat.irPerOperation($0.perOperation), $1] }
         text += TextTable(header: ["group", "Ir/op", "share"], rows: groups, alignment: .numbers, indent: "  ").text()
-        if row.groups.contains(where: { $0.perOperation <= -0.05 }) {
-            text += "  (a negative share is the empty loop's own cost, subtracted: it runs in obsbench's harness)\n"
-        }
+        text += notes(shares: groupShares, total: total).map { "  (\($0))\n" }.joined()
         text += "\n"
-        let functions = row.topFunctions.prefix(top).map { function in
+        let listed = Array(row.topFunctions.prefix(top))
+        let functionShares = listed.map { share($0.selfPerOperation ?? 0, of: total) }
+        let inclusive = listed.map { row.inclusive(of: $0) }
+        let functions = zip(listed, zip(functionShares, inclusive)).map { function, figures in
             [
-                NumberFormat.irPerOperation(function.selfPerOperation ?? 0), NumberFormat.irPerOperation(function.inclusivePerOperation ?? 0),
-                share(function.selfPerOperation ?? 0, of: total), function.group.rawValue, shortName(function.function),
+                NumberFormat.irPerOperation(function.selfPerOperation ?? 0), figures.1.map(NumberFormat.irPerOperation) ?? InclusiveCost.unknownMark,
+                figures.0, function.group.rawValue, shortName(function.function),
             ]
         }
         text += TextTable(header: ["self Ir/op", "incl. Ir/op", "share", "group", "function"], rows: functions, alignment: .right([0, 1, 2]), indent: "  ").text()
+        var footnotes = notes(shares: functionShares, total: total, explained: groupShares)
+        if inclusive.contains(where: { $0 == nil }) { footnotes.append(InclusiveCost.unknownNote) }
+        text += footnotes.map { "  (\($0))\n" }.joined()
         return text
+    }
+
+    /// The notes a table of `shares` of a row of `total` Ir/op needs: why its shares are not
+    /// printed, or what a share below 0 or above 100% is; none already said under `explained`.
+    public static func notes(shares: [String], total: Double, explained: [String] = []) -> [String] {
+        func needs(_ shares: [String]) -> (omitted: Bool, outOfRange: Bool) {
+            (shares.contains(sharesOmittedMark), shares.contains { $0.hasSuffix(outOfRangeMark) })
+        }
+        let (omitted, outOfRange) = needs(shares)
+        let (saidOmitted, saidOutOfRange) = needs(explained)
+        var notes: [String] = []
+        if omitted && !saidOmitted { notes.append(sharesOmittedNote(total: total)) }
+        if outOfRange && !saidOutOfRange { notes.append(outOfRangeNote) }
+        return notes
     }
 
     /// The movers of one row as a table: before, after and delta Ir/op.
@@ -174,11 +202,39 @@ public struct ProfileSummary: Sendable {
             }, alignment: .right([0, 1, 2]), indent: indent)
     }
 
-    /// `part` as a percentage of `total`, whole percent from 10% up.
+    /// A row (or a per-view profile) below this many Ir/op prints no shares. Its Ir/op is a net of
+    /// the empty loop, whose own harness code is subtracted function by function: 1 to 14 Ir/op
+    /// in `results/baseline-instructions`, more than a third of a row of 35 Ir/op. Such a row's
+    /// shares said 467% and −367% (`read-untracked-concrete/plain`, 3 Ir/op); from 100 Ir/op on,
+    /// that subtraction moves a share by at most 14 points, and the share is marked and explained
+    /// where it is below 0 or above 100% (``outOfRangeMark``).
+    public static let minimumInstructionsForShares = 100.0
+
+    /// What a share column prints for a row below ``minimumInstructionsForShares``.
+    public static let sharesOmittedMark = "—"
+
+    /// Marks a share below 0 or above 100%; ``outOfRangeNote`` says why there is one.
+    public static let outOfRangeMark = "‡"
+
+    /// Why a row's shares are not printed.
+    public static func sharesOmittedNote(total: Double) -> String {
+        "share \(sharesOmittedMark): this row is \(NumberFormat.instructions(total))/op, below the \(NumberFormat.instructions(minimumInstructionsForShares))/op a share needs: "
+            + "the empty loop's own harness code, subtracted from it function by function, is too large a part of it for shares to mean anything"
+    }
+
+    /// What a share below 0 or above 100% is.
+    public static let outOfRangeNote =
+        "\(outOfRangeMark) a share below 0 is a cost the empty loop paid more than the operation's loop, subtracted: obsbench's harness code (the empty loop runs in it) "
+        + "or, in another group, another thread's work timed differently; the other shares then sum above 100%"
+
+    /// `part` as a percentage of `total`, whole percent from 10% up; ``sharesOmittedMark`` for a
+    /// `total` below ``minimumInstructionsForShares``; ``outOfRangeMark`` after a share below 0 or
+    /// above 100%.
     public static func share(_ part: Double, of total: Double) -> String {
-        guard total != 0 else { return "—" }
+        guard total >= minimumInstructionsForShares else { return sharesOmittedMark }
         let percent = part / total * 100
-        return abs(percent) >= 10 ? "\(Int(percent.rounded()))%" : "\((percent * 10).rounded() / 10)%"
+        let text = abs(percent) >= 10 ? "\(Int(percent.rounded()))%" : "\((percent * 10).rounded() / 10)%"
+        return percent <= -0.05 || percent >= 100.05 ? text + outOfRangeMark : text
     }
 }
 

@@ -132,7 +132,7 @@ public struct RunReport: Sendable {
             let winner = ranking.first.map { "**\($0.strategy)** (\($0.value))" } ?? "—"
             let next = ranking.dropFirst().prefix(2).map { "\($0.strategy) (\($0.value))" }.joined(separator: ", ")
             table.append([
-                entry.profile, winner, next.isEmpty ? "—" : next, entry.remark.map { "\(entry.decidedBy); \($0)" } ?? entry.decidedBy,
+                entry.profile, winner, next.isEmpty ? "—" : next, entry.promise, entry.remark.map { "\(entry.decidedBy); \($0)" } ?? entry.decidedBy,
                 entry.needs.map { "`\($0)`" }.joined(separator: "<br>"),
             ])
             var parts: [String] = []
@@ -146,7 +146,7 @@ public struct RunReport: Sendable {
             }
             if !parts.isEmpty { notes.append("**\(entry.profile)** — " + parts.joined(separator: ". ")) }
         }
-        blocks.append(.table(header: ["profile", "winner", "next", "decided by", "rows it needs"], rows: table))
+        blocks.append(.table(header: ["profile", "winner", "next", "ranks only a store that", "decided by", "rows it needs"], rows: table))
         if !notes.isEmpty { blocks.append(.list(notes)) }
         return blocks
     }
@@ -204,6 +204,8 @@ public struct RunReport: Sendable {
                 "Instructions per operation under Callgrind, from \(sourceName): each function's share of the operation's Ir/op (long loop − short loop, the empty loop's share removed), summed by whose code it is. `obsbench profile` lists the functions; `plot-scripts/callgraph.py` draws the call graphs (plots/callgraph-*.svg)."
             ))
         var table: [[String]] = []
+        var omitted = false
+        var outOfRange = false
         for strategy in strategies {
             for (operation, workload) in profiledOperations {
                 guard let row = summary.rows.first(where: { $0.key.suite == "latency" && $0.key.workload == workload && $0.key.strategy == strategy }) else { continue }
@@ -212,12 +214,33 @@ public struct RunReport: Sendable {
                     continue
                 }
                 let total = row.total
-                let groups = row.groups.prefix(3).map { "\(ProfileSummary.share($0.perOperation, of: total)) \($0.group.rawValue)" }.joined(separator: ", ")
-                let top = row.topFunctions.first.map { "\(ProfileSummary.shortName($0.function, width: 60)) (\(ProfileSummary.share($0.selfPerOperation ?? 0, of: total)))" } ?? "—"
+                guard total >= ProfileSummary.minimumInstructionsForShares else {
+                    // Shares of a row this small say nothing (ProfileSummary.minimumInstructionsForShares).
+                    omitted = true
+                    let top = row.topFunctions.first.map { "\(ProfileSummary.shortName($0.function, width: 60)) (\(NumberFormat.irPerOperation($0.selfPerOperation ?? 0)) Ir/op)" }
+                    table.append([
+                        strategy, operation, NumberFormat.instructions(total), "no shares: below \(NumberFormat.instructions(ProfileSummary.minimumInstructionsForShares))/op",
+                        top ?? "—",
+                    ])
+                    continue
+                }
+                let shares = row.groups.prefix(3).map { ProfileSummary.share($0.perOperation, of: total) }
+                let groups = zip(row.groups.prefix(3), shares).map { "\($1) \($0.group.rawValue)" }.joined(separator: ", ")
+                let topShare = row.topFunctions.first.map { ProfileSummary.share($0.selfPerOperation ?? 0, of: total) }
+                let top = row.topFunctions.first.map { "\(ProfileSummary.shortName($0.function, width: 60)) (\(topShare ?? ""))" } ?? "—"
+                if (shares + [topShare].compactMap { $0 }).contains(where: { $0.hasSuffix(ProfileSummary.outOfRangeMark) }) { outOfRange = true }
                 table.append([strategy, operation, NumberFormat.instructions(total), groups, top])
             }
         }
         blocks.append(.table(header: ["strategy", "operation", "Ir/op", "top three cost groups", "largest function (own share)"], rows: table))
+        var notes: [String] = []
+        if omitted {
+            notes.append(
+                "\"no shares\": a row below \(NumberFormat.instructions(ProfileSummary.minimumInstructionsForShares))/op is mostly the call through obsbench's protocol and the loop's own bookkeeping, and the empty loop's harness code subtracted from it (1 to 14 Ir/op in the committed instruction runs) is too large a part of it for shares to mean anything: its largest function is given in Ir/op."
+            )
+        }
+        if outOfRange { notes.append(ProfileSummary.outOfRangeNote + ".") }
+        if !notes.isEmpty { blocks.append(.paragraph(notes.joined(separator: " "))) }
         return blocks
     }
 

@@ -100,8 +100,22 @@ public struct SummaryTable: Sendable {
         if row.isIndistinguishableFromEmptyLoop { return ResultRow.indistinguishableText }
         let text = (measure == .time ? NumberFormat.nanoseconds(value) : NumberFormat.instructions(value)) + (row.drawnRecords == nil ? "" : drawnMark)
         guard let floor, RowKey(floor) != RowKey(row), let comparison = FloorComparison(row, floor: floor, measure: measure) else { return text }
-        return text + " (" + comparison.text(floorName: floorName(floor)) + ")"
+        guard comparison.ratio != nil, measure == .instructions, comparison.floor < minimumInstructionFloorForRatio else {
+            return text + " (" + comparison.text(floorName: floorName(floor)) + ")"
+        }
+        // The net alone: a floor this small is the call and the loop, not work to be a multiple of.
+        return text + " (" + NumberFormat.signedInstructions(comparison.net) + ")"
     }
+
+    /// An instruction count's floor below this (Ir/op) takes no "× plain": `plain`'s read-in-view
+    /// (19 Ir) and write-unobserved (35 Ir) are the call through obsbench's protocol and the loop,
+    /// and a ratio to them (`state-subject` write-unobserved ×2030) measures the harness, not
+    /// `plain`'s work. Its write-observed (497 Ir) and transaction-2-fields (664 Ir) are above.
+    public static let minimumInstructionFloorForRatio = 100.0
+
+    /// The footnote of a table whose instruction cells hold a count against its floor.
+    static let instructionFloorFootnote =
+        "× plain of an instruction count only where plain's count is \(NumberFormat.count(minimumInstructionFloorForRatio)) Ir/op or more: below that, plain's count is mostly the call through obsbench's protocol and the loop (docs/profiles.md, \"Shares and ratios\")"
 
     /// What a comparison calls its floor: the strategy (`plain`), or for a row that measures none
     /// its executor (the isolation kind, `default-actor`).

@@ -60,6 +60,7 @@ extension SummaryTable {
             )
         }
         table.footnotes.append(comparisonFootnote)
+        if measures.contains(.instructions) { table.footnotes.append(instructionFloorFootnote) }
         if let drawn = drawnFootnote(rows: measured, suite: suite.name) { table.footnotes.append(drawn) }
         if let bursts = burstFootnote(rows: allRows, suite: suite.name, strategies: strategies) { table.footnotes.append(bursts) }
         tables.append(table)
