@@ -76,7 +76,7 @@ extension SummaryTable {
         }
         growth.footnotes = [
             "each point's interval is the range of its rounds' medians (one per worker process: samples of one process are not independent); "
-                + "\"\(Self.oneProcessSweep)\": a point was measured in one process (the suite's default, 1 round; --rounds 3 or more gives a fit). "
+                + "\"\(Self.oneProcessSweep)\": a point was measured in one process (the suite's default, 1 round; --rounds 2 or more fits it, 3 or more recommended). "
                 + "b is the least-squares slope over the sweep's medians, \"within noise\" where its interval includes zero (the wider of: each median moved "
                 + "within its own interval; the points' scatter about the line, t with n − 2 degrees of freedom) or the line rises over the sweep by less than "
                 + "\(GrowthFit.minimumRise == 1 ? "" : NumberFormat.count(GrowthFit.minimumRise) + "× ")its smallest median (a regime change between points moves a flat "
