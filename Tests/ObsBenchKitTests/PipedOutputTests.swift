@@ -56,8 +56,9 @@ struct PipedOutputTests {
         #expect(rules.last.map { $0 > subscriptionStarts } == true)
 
         // Without standard error's lines (progress, the results line), what is left is exactly the
-        // tables printed at once from the run's results.csv, as a run printed them at its end before.
-        let rows = try ResultsReader.read(file: output.appendingPathComponent("latest").appendingPathComponent("results.csv").path)
+        // tables printed at once from the run's folder (results.csv, each round's values from
+        // samples.csv), as a run printed them at its end before.
+        let rows = try RunResults.load(output.appendingPathComponent("latest").path).rows
         func isProgress(_ line: String) -> Bool {  // "[3/12] subscription · plain … 4 s elapsed"
             line.hasPrefix("[") && line.contains("] ") && line.dropFirst().prefix { $0 != "]" }.allSatisfy { $0.isNumber || $0 == "/" }
         }

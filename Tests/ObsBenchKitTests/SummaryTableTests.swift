@@ -78,9 +78,17 @@ struct SummaryTableTests {
         #expect(removed.notingIndistinguishable().note.contains("not distinguishable from the empty loop"))
         #expect(SummaryTable.costCell(removed, floor: nil, measure: .time) == ResultRow.indistinguishableText)
         #expect(SummaryTable.costCell(real, floor: removed, measure: .time) == "18.7 ns")
-        // Against a floor of a few ns, the net difference and no ratio.
-        #expect(SummaryTable.costCell(real, floor: Self.latencyRow("x", "plain", median: 1.87, p10: 1.5), measure: .time) == "18.7 ns (+16.8 ns)")
-        #expect(SummaryTable.costCell(real, floor: Self.latencyRow("x", "plain", median: 12, p10: 11), measure: .time) == "18.7 ns (+6.70 ns, ×1.56)")
+        // Against a floor of a few ns, the net difference and no ratio; each from six rounds that agree.
+        func inRounds(_ row: ResultRow) -> ResultRow {
+            var row = row
+            row.roundValues = UncertainFiguresTests.byRound(Array(repeating: row.value!, count: 6))
+            return row
+        }
+        let floorOfAFew = inRounds(Self.latencyRow("x", "plain", median: 1.87, p10: 1.5))
+        #expect(SummaryTable.costCell(inRounds(real), floor: floorOfAFew, measure: .time) == "18.7 ns (+16.8 ns)")
+        #expect(SummaryTable.costCell(inRounds(real), floor: inRounds(Self.latencyRow("x", "plain", median: 12, p10: 11)), measure: .time) == "18.7 ns (+6.70 ns, ×1.56)")
+        // Without the rounds (a results.csv alone), no comparison.
+        #expect(SummaryTable.costCell(real, floor: floorOfAFew, measure: .time) == "18.7 ns (not compared: rounds unknown)")
 
         let rows = [
             removed, real, Self.latencyRow("read-untracked", "plain", median: 4, p10: 3), Self.latencyRow("read-untracked", "observable", median: 27, p10: 25),

@@ -4,19 +4,35 @@ import Testing
 @testable import ObsBenchKit
 
 /// The tables print a comparison (net of plain, × plain, harness share, cost per view, growth
-/// class) only where the rows' intervals support it: rows whose intervals cross, or whose floor is
-/// a few ns, are fed to the tables and every cell is checked.
+/// class) only where the processes behind the rows support it (the process is the unit of
+/// replication): rows whose rounds interleave, whose floor is a few ns or spread over its rounds,
+/// or that were measured in too few processes are fed to the tables and every cell is checked.
 @Suite("Figures that carry their uncertainty")
 struct UncertainFiguresTests {
-    /// A timing with its median's 95% interval.
+    /// A timing with its median's 95% interval (over pooled samples: it describes the row alone)
+    /// and, where given, each round's (process's) median.
     static func timed(
-        _ workload: String, _ strategy: String, _ median: Double, _ low: Double, _ high: Double, suite: String = "latency", subscribers: Int = 0
+        _ workload: String, _ strategy: String, _ median: Double, _ low: Double, _ high: Double, suite: String = "latency", subscribers: Int = 0,
+        rounds: [Double]? = nil
     ) -> ResultRow {
         var statistics = Statistics(exact: median)
         (statistics.ci95Low, statistics.ci95High, statistics.p10) = (low, high, low)
-        return ResultRow(
+        var row = ResultRow(
             runID: "r", suite: suite, workload: workload, strategy: strategy, executor: "main-actor", objects: 1_000, subscribers: subscribers, concurrency: 1,
-            metric: .latency, unit: Metric.latency.unit, statistics: statistics)
+            metric: .latency, unit: Metric.latency.unit, statistics: statistics, rounds: rounds?.count ?? 1)
+        row.roundValues = rounds.map(Self.byRound)
+        return row
+    }
+
+    /// A timing from its rounds' medians: the row's median is theirs, its interval their range.
+    static func timed(_ workload: String, _ strategy: String, rounds: [Double]) -> ResultRow {
+        let sorted = rounds.sorted()
+        return timed(workload, strategy, Statistics.percentile(sorted, 0.5), sorted.first!, sorted.last!, rounds: rounds)
+    }
+
+    /// Values by round number, from 1.
+    static func byRound(_ values: [Double]) -> [Int: Double] {
+        Dictionary(uniqueKeysWithValues: values.enumerated().map { ($0.offset + 1, $0.element) })
     }
 
     /// An instruction count over layouts (its interval is their range).
@@ -30,50 +46,83 @@ struct UncertainFiguresTests {
         Dictionary(uniqueKeysWithValues: table.rows.map { row in (row.strategy, Dictionary(uniqueKeysWithValues: zip(table.columns, row.cells).map { ($0, $1) })) })
     }
 
-    @Test("latency cells: net of plain first, ≈ plain where the intervals overlap, × plain only against a floor of 10 ns or more measured within 5%")
+    /// `state-subject` read-in-view in the reference run (all-2026-11-26T20-38-09Z): its 8 round
+    /// medians, and plain's, whose per-round differences are +0.49, −1.27, +0.15, +1.62, −1.65,
+    /// +0.02, −0.95, −0.04 ns. The pooled medians printed "3.01 ns (−0.38 ns)".
+    static let interleavedRounds = [3.12, 2.36, 2.42, 3.59, 1.89, 3.67, 2.14, 3.62]
+    static let interleavedPlainRounds = [2.63, 3.63, 2.27, 1.97, 3.54, 3.65, 3.09, 3.66]
+    /// `plain` write-observed in the same run: round medians 52.5 to 93.8 ns (its pooled median
+    /// 89.4 ns had a bootstrap interval of [88.2, 90.2] ns).
+    static let spreadPlainRounds = [62.05, 52.52, 53.54, 90.0, 88.98, 91.26, 92.47, 93.75]
+
+    @Test("latency cells: a difference only where every paired round agrees in sign, × plain only against a floor of 10 ns or more whose rounds lie within 5%")
     func latencyCells() throws {
         let rows = [
-            // A floor of a few ns: the net, never a ratio (×27.5 here, ×31 or ×25 in two real runs).
-            Self.timed("write-unobserved", "plain", 2.0, 1.95, 2.05), Self.timed("write-unobserved", "observable", 55.0, 54.8, 55.2),
-            Self.timed("write-unobserved", "struct-vm", 1.98, 1.9, 2.1),
-            // Crossing intervals: ≈ plain, whatever the medians say.
-            Self.timed("read-in-view", "plain", 1.6, 1.55, 1.65), Self.timed("read-in-view", "observable", 95.5, 95, 96),
-            Self.timed("read-in-view", "struct-vm", 1.91, 1.64, 2.2),
+            // A floor of a few ns: the net (median of the per-round differences), never a ratio.
+            Self.timed("write-unobserved", "plain", rounds: [2.0, 1.95, 2.05, 2.0, 1.98, 2.02, 2.0]),
+            Self.timed("write-unobserved", "observable", rounds: [55.0, 54.8, 55.2, 55.0, 55.1, 54.9, 55.0]),
+            // Round medians that interleave with plain's (the reference run's state-subject): no difference, no ratio.
+            Self.timed("read-in-view", "plain", rounds: Self.interleavedPlainRounds), Self.timed("read-in-view", "struct-vm", rounds: Self.interleavedRounds),
+            Self.timed("read-in-view", "observable", rounds: Array(repeating: 95.5, count: 8)),
             // A well-measured floor: net and ratio.
-            Self.timed("write-observed", "plain", 40, 39.5, 40.5), Self.timed("write-observed", "observable", 1_200, 1_190, 1_210),
-            Self.timed("write-observed", "struct-vm", 42, 41.6, 42.4),
-            // A floor of 50 ns whose interval is ±20%: no ratio.
-            Self.timed("transaction-2-fields", "plain", 50, 40, 60), Self.timed("transaction-2-fields", "observable", 2_000, 1_990, 2_010),
+            Self.timed("write-observed", "plain", rounds: [40, 39.5, 40.5, 40, 40.2, 39.8, 40]),
+            Self.timed("write-observed", "observable", rounds: [1_200, 1_190, 1_210, 1_200, 1_205, 1_195, 1_200]),
+            Self.timed("write-observed", "struct-vm", rounds: [42, 41.6, 42.4, 42, 42.1, 41.9, 42]),
+            // A floor whose rounds span 52.5-93.8 ns (the reference run's plain): the net, no ratio.
+            Self.timed("transaction-2-fields", "plain", rounds: Self.spreadPlainRounds),
+            Self.timed("transaction-2-fields", "observable", rounds: [2_062, 2_052, 2_053, 2_090, 2_089, 2_091, 2_092, 2_094]),
+            // Rounds not known (no samples): not compared.
             Self.timed("transaction-2-fields", "struct-vm", 58, 57, 59),
-            // Below plain beyond noise: a signed net.
-            Self.timed("read-untracked", "plain", 3.8, 3.7, 3.9), Self.timed("read-untracked", "observable", 26.4, 26.2, 26.7),
-            Self.timed("read-untracked", "struct-vm", 2.0, 1.9, 2.1),
+            // One process a side (--rounds 1): no comparison, whatever the pooled intervals say.
+            Self.timed("read-untracked", "plain", 3.8, 3.7, 3.9, rounds: [3.8]), Self.timed("read-untracked", "observable", 26.4, 26.2, 26.7, rounds: [26.4]),
+            // Three rounds: all of one sign is 1 in 4 by chance: not compared.
+            Self.timed("view-scope", "plain", rounds: [5, 6, 7]), Self.timed("view-scope", "observable", rounds: [300, 310, 320]),
         ]
         let tables = SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "observable", "struct-vm"])
         let table = try #require(tables.first)
         let cells = Self.cells(table)
         #expect(cells["plain"]?["write-unobserved"] == "2.00 ns", "the floor's own cell compares with nothing")
         #expect(cells["observable"]?["write-unobserved"] == "55.0 ns (+53.0 ns)")
-        #expect(cells["struct-vm"]?["write-unobserved"] == "1.98 ns (≈ plain)")
-        #expect(cells["observable"]?["read-in-view"] == "95.5 ns (+93.9 ns)")
-        #expect(cells["struct-vm"]?["read-in-view"] == "1.91 ns (≈ plain)")
+        #expect(cells["struct-vm"]?["read-in-view"] == "2.77 ns (≈ plain (rounds disagree))")
+        #expect(cells["observable"]?["read-in-view"] == "95.5 ns (+92.2 ns)")
         #expect(cells["observable"]?["write-observed"] == "1.20 µs (+1.16 µs, ×30)")
         #expect(cells["struct-vm"]?["write-observed"] == "42.0 ns (+2.00 ns, ×1.05)")
-        #expect(cells["observable"]?["transaction-2-fields"] == "2.00 µs (+1.95 µs)")
-        #expect(cells["struct-vm"]?["transaction-2-fields"] == "58.0 ns (≈ plain)")
-        #expect(cells["observable"]?["read-untracked"] == "26.4 ns (+22.6 ns)")
-        #expect(cells["struct-vm"]?["read-untracked"] == "2.00 ns (-1.80 ns)")
-        #expect(table.footnotes.contains { $0.contains("× plain only where plain's interval is within ±5% of it") }, "\(table.footnotes)")
+        #expect(cells["observable"]?["transaction-2-fields"] == "2.09 µs (+2.00 µs)")
+        #expect(cells["struct-vm"]?["transaction-2-fields"] == "58.0 ns (not compared: rounds unknown)")
+        #expect(cells["observable"]?["read-untracked"] == "26.4 ns (not compared: one process)")
+        #expect(cells["observable"]?["view-scope"] == "310.0 ns (not compared: 3 rounds)")
+        for cell in [cells["struct-vm"]?["read-in-view"], cells["observable"]?["read-untracked"], cells["observable"]?["view-scope"]] {
+            #expect(cell?.contains("×") == false && cell?.contains("+") == false && cell?.contains("-") == false, "no difference, no ratio: \(cell ?? "")")
+        }
+        #expect(table.footnotes.contains { $0.contains("× plain only where plain's rounds (layouts) are within ±5% of it") }, "\(table.footnotes)")
         for printed in tables { #expect(printed.text().split(separator: "\n").allSatisfy { $0.count <= SummaryTable.width }, "\(printed.text())") }
     }
 
-    @Test("the comparison's own rule: net interval crossed, ratio only for a well-measured floor, instruction floors need no size")
+    @Test("the comparison's own rule: paired rounds decide a timing, layouts a count; a ratio only for a well-measured floor")
     func comparisonRule() throws {
-        let comparison = FloorComparison(measure: .time, value: 55, valueInterval: 54...56, floor: 2, floorInterval: 1.9...2.1)
-        #expect(abs(comparison.netInterval.lowerBound - 51.9) < 1e-9 && abs(comparison.netInterval.upperBound - 54.1) < 1e-9)
-        #expect(!comparison.isWithinNoise && !comparison.isFloorWellMeasured && comparison.ratio == nil)
-        let touching = FloorComparison(measure: .time, value: 55, valueInterval: 50...56, floor: 45, floorInterval: 44...50)
-        #expect(touching.isWithinNoise && touching.text(floorName: "plain") == "≈ plain")
+        func pairs(_ row: [Double], _ floor: [Double]) -> [FloorComparison.RoundPair] { zip(row, floor).map { FloorComparison.RoundPair(row: $0, floor: $1) } }
+        let comparison = FloorComparison(
+            measure: .time, value: 55, valueInterval: 54...56, floor: 2, floorInterval: 1.9...2.1,
+            pairedRounds: pairs([55, 54, 56, 55, 55.5, 54.5], [2, 1.9, 2.1, 2, 2.05, 1.95]))
+        #expect(abs(comparison.netInterval.lowerBound - 52.1) < 1e-9 && abs(comparison.netInterval.upperBound - 53.9) < 1e-9, "the per-round differences' range")
+        #expect(comparison.support == .separated && !comparison.isFloorWellMeasured && comparison.ratio == nil)
+        // Intervals over pooled samples that do not overlap say nothing: five rounds are too few, rounds not known are none.
+        let five = FloorComparison(
+            measure: .time, value: 55, valueInterval: 54...56, floor: 2, floorInterval: 1.9...2.1, pairedRounds: pairs([55, 55, 55, 55, 55], [2, 2, 2, 2, 2]))
+        #expect(five.text(floorName: "plain") == "not compared: 5 rounds")
+        #expect(FloorComparison(measure: .time, value: 55, valueInterval: 54...56, floor: 2, floorInterval: 1.9...2.1).text(floorName: "plain") == "not compared: rounds unknown")
+        let one = FloorComparison(measure: .time, value: 55, valueInterval: 54...56, floor: 2, floorInterval: 1.9...2.1, pairedRounds: pairs([55], [2]))
+        #expect(one.text(floorName: "plain") == "not compared: one process")
+        // One round of six the other way: the rounds disagree.
+        let disagree = FloorComparison(
+            measure: .time, value: 50, valueInterval: 49...51, floor: 45, floorInterval: 44.9...45.1, pairedRounds: pairs([50, 50, 50, 50, 50, 44], [45, 45, 45, 45, 45, 45]))
+        #expect(disagree.isWithinNoise && disagree.text(floorName: "plain") == "≈ plain (rounds disagree)")
+        // Rounds paired by number: a round only one row has is left out.
+        let plain = Self.timed("x", "plain", rounds: [40, 40, 40, 40, 40, 40])
+        var missing = Self.timed("x", "observable", rounds: [80, 80, 80, 80, 80, 80])
+        missing.roundValues?[3] = nil
+        missing.roundValues?[9] = 80
+        #expect(try #require(FloorComparison(missing, floor: plain, measure: .time)).text(floorName: "plain") == "not compared: 5 rounds")
         // Instruction counts of plain: 66 Ir in every layout; a ratio, and the net.
         let floor = Self.counted("read-untracked", "plain", [66, 66, 66])
         let observable = Self.counted("read-untracked", "observable", [278, 280, 282])
@@ -88,21 +137,28 @@ struct UncertainFiguresTests {
 
     @Test("harness shares, timed and counted: a share only beyond the noise, never negative, never a made-up 0%")
     func harnessShares() throws {
+        // Six rounds each, the four rows of a share paired by round number.
+        let plainRead = [3.8, 3.7, 3.9, 3.8, 3.75, 3.85], plainWrite = [2.0, 1.9, 2.1, 2.0, 1.95, 2.05], none = Array(repeating: 0.0, count: 6)
+        func same(_ value: Double) -> [Double] { Array(repeating: value, count: 6) }
+        func plus(_ rounds: [Double], _ added: Double) -> [Double] { rounds.map { $0 + added } }
         let rows = [
-            Self.timed("read-untracked", "plain", 3.8, 3.7, 3.9), Self.timed("write-unobserved", "plain", 2.0, 1.9, 2.1),
-            Self.timed("read-untracked-concrete", "plain", 0, 0, 0), Self.timed("write-unobserved-concrete", "plain", 0, 0, 0),
-            // observable read: 22.6 ns via the protocol against 18.8 concrete, both beyond noise: 17%.
-            Self.timed("read-untracked", "observable", 26.4, 26.2, 26.7), Self.timed("read-untracked-concrete", "observable", 18.8, 18.7, 18.9),
-            // observable write: the concrete loop is slower (49.6 against 60.3 ns): no share (was "harness −22%").
-            Self.timed("write-unobserved", "observable", 51.6, 51, 52), Self.timed("write-unobserved-concrete", "observable", 60.3, 60, 60.6),
-            // published read: 128.2 against 128 ns, intervals crossing: within noise.
-            Self.timed("read-untracked", "published", 132, 131, 133), Self.timed("read-untracked-concrete", "published", 128, 127, 129),
-            // published write: below plain's through the protocol: no share is defined.
-            Self.timed("write-unobserved", "published", 1.0, 0.9, 1.1), Self.timed("write-unobserved-concrete", "published", 0.5, 0.4, 0.6),
-            // custom read: the protocol path within plain's noise: no share (was 0% or a huge one).
-            Self.timed("read-untracked", "custom", 3.85, 3.75, 3.95), Self.timed("read-untracked-concrete", "custom", 1, 0.9, 1.1),
-            // custom write: 10 ns via the protocol against 9.6 concrete, both narrow: a small share, beyond noise.
-            Self.timed("write-unobserved", "custom", 12, 11.99, 12.01), Self.timed("write-unobserved-concrete", "custom", 9.6, 9.59, 9.61),
+            Self.timed("read-untracked", "plain", rounds: plainRead), Self.timed("write-unobserved", "plain", rounds: plainWrite),
+            Self.timed("read-untracked-concrete", "plain", rounds: none), Self.timed("write-unobserved-concrete", "plain", rounds: none),
+            // observable read: 22.6 ns via the protocol against 18.8 concrete in every round: 17%.
+            Self.timed("read-untracked", "observable", rounds: plus(plainRead, 22.6)), Self.timed("read-untracked-concrete", "observable", rounds: same(18.8)),
+            // observable write: the concrete loop is slower in every round (60.3 against 49.6 ns): no share (was "harness −22%").
+            Self.timed("write-unobserved", "observable", rounds: same(51.6)), Self.timed("write-unobserved-concrete", "observable", rounds: same(60.3)),
+            // published read: the harness's difference changes sign between rounds (+0.2, −5.7, +2.1, −0.8, −6.25, +0.65 ns): no share.
+            Self.timed("read-untracked", "published", rounds: [132, 131, 133, 132, 131.5, 132.5]),
+            Self.timed("read-untracked-concrete", "published", rounds: [128, 133, 127, 129, 134, 128]),
+            // published write: below plain's through the protocol in every round: no share is defined.
+            Self.timed("write-unobserved", "published", rounds: [1.0, 0.9, 1.1, 1.0, 0.95, 1.05]), Self.timed("write-unobserved-concrete", "published", rounds: same(0.5)),
+            // custom read: the protocol path within plain's rounds (+0.05, −0.1, +0.1, −0.05, +0.05, +0.05): no share (was 0% or a huge one).
+            Self.timed("read-untracked", "custom", rounds: [3.85, 3.6, 4.0, 3.75, 3.8, 3.9]), Self.timed("read-untracked-concrete", "custom", rounds: same(1)),
+            // custom write: 10 ns via the protocol against 9.6 concrete, above in every round: a small share.
+            Self.timed("write-unobserved", "custom", rounds: same(12)), Self.timed("write-unobserved-concrete", "custom", rounds: same(9.6)),
+            // lone: measured in one process (its pooled intervals far apart): no share.
+            Self.timed("read-untracked", "lone", 50, 49.9, 50.1, rounds: [50]), Self.timed("read-untracked-concrete", "lone", 10, 9.9, 10.1, rounds: [10]),
             Self.counted("read-untracked", "plain", [66, 66, 66]), Self.counted("read-untracked-concrete", "plain", [3, 3, 3]),
             Self.counted("read-untracked", "observable", [279, 280, 281]), Self.counted("read-untracked-concrete", "observable", [193, 194, 195]),
             Self.counted("read-untracked", "published", [1_650, 1_660, 1_670]), Self.counted("read-untracked-concrete", "published", [1_590, 1_600, 1_655]),
@@ -112,10 +168,11 @@ struct UncertainFiguresTests {
             try #require(shares.first { $0.strategy == strategy && $0.operation == operation && $0.measure == measure })
         }
         guard case .share(let fraction) = try share("observable", "read", .time).reading else { Issue.record("no share"); return }
-        #expect(abs(fraction - 3.8 / 22.6) < 1e-9)
+        #expect(abs(fraction - 3.8 / 22.6) < 1e-6)
         #expect(try share("observable", "read", .time).cell == "17%")
         #expect(try share("observable", "write", .time).cell == "concrete slower")
-        #expect(try share("published", "read", .time).cell == "within noise")
+        #expect(try share("published", "read", .time).cell == "rounds disagree")
+        #expect(try share("lone", "read", .time).cell == "one process")
         #expect(try share("published", "write", .time).cell == "none: < plain")
         #expect(try share("custom", "read", .time).cell == "none: ≈ plain")
         #expect(try share("published", "write", .time).share.isNaN, "no share is defined below plain")
@@ -125,11 +182,11 @@ struct UncertainFiguresTests {
         #expect(try share("published", "read", .instructions).cell == "within noise")
 
         let table = try #require(
-            SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "observable", "published", "custom"]).first { $0.title.hasSuffix("concrete loops") })
+            SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "observable", "published", "custom", "lone"]).first { $0.title.hasSuffix("concrete loops") })
         let cells = Self.cells(table)
         #expect(cells["observable"]?["harness read"] == "17% · 11%")
         #expect(cells["observable"]?["harness write"] == "concrete slower")
-        #expect(cells["published"]?["harness read"] == "within noise · within noise")
+        #expect(cells["published"]?["harness read"] == "rounds disagree · within noise")
         #expect(cells["published"]?["harness write"] == "none: < plain")
         #expect(cells["custom"]?["harness read"] == "none: ≈ plain")
         let printed = table.text()
@@ -147,7 +204,8 @@ struct UncertainFiguresTests {
     /// A sweep's latency rows: (median, low, high) per S.
     static func sweep(_ strategy: String, _ topology: ScalingTopology, _ points: [(Double, Double, Double)]) -> [ResultRow] {
         zip(sizes, points).map { size, point in
-            timed("scaling-\(topology.rawValue)", strategy, point.0, point.1, point.2, suite: "scaling", subscribers: size)
+            // Three rounds (processes): the lowest, the median, the highest, so the point's interval is their range.
+            timed("scaling-\(topology.rawValue)", strategy, point.0, point.1, point.2, suite: "scaling", subscribers: size, rounds: [point.1, point.0, point.2])
         }
     }
 
@@ -197,6 +255,79 @@ struct UncertainFiguresTests {
         let printed = tables.map { $0.text() }.joined()
         #expect(!printed.contains("0.00 ns") && !printed.contains("O(S^0.2)"), "\(printed)")
         #expect(printed.split(separator: "\n").allSatisfy { $0.count <= SummaryTable.width }, "\(printed)")
+    }
+
+    @Test("a sweep measured in one process gets no cost per view and no class; a stopped sweep has one class in both tables")
+    func oneProcessSweeps() throws {
+        // struct-vm, shared, in the reference run: 6.75 µs per view, "O(S^1.5–1.6)", from one process's points.
+        let points: [(Double, Double, Double)] = [
+            (1_500, 1_490, 1_510), (14_000, 13_900, 14_100), (150_000, 149_000, 151_000), (4_700_000, 4_690_000, 4_710_000), (1.6e8, 1.59e8, 1.61e8),
+        ]
+        var rows = zip(Self.sizes, points).map { size, point in
+            Self.timed("scaling-shared", "struct-vm", point.0, point.1, point.2, suite: "scaling", subscribers: size, rounds: [point.0])
+        }
+        // A stopped sweep, one process: no class in either table.
+        rows += zip(Self.sizes.prefix(4), points.prefix(4)).map { size, point in
+            Self.timed("scaling-shared", "grdb-queue", point.0, point.1, point.2, suite: "scaling", subscribers: size, rounds: [point.0])
+        }
+        // The same stopped sweep in three processes: its class, the same in both tables.
+        rows += Self.sweep("grdb-pool", .shared, points.prefix(4).map { ($0.0, $0.0 * 0.98, $0.0 * 1.02) })
+        let tables = SummaryTable.scalingTables(of: .scaling, rows: rows, strategies: ["struct-vm", "grdb-queue", "grdb-pool"])
+        let growth = Self.cells(tables[0]), largest = Self.cells(tables[1])
+        #expect(growth["struct-vm"]?["scaling-shared"] == SummaryTable.oneProcessSweep)
+        #expect(growth["grdb-queue"]?["scaling-shared"] == SummaryTable.oneProcessSweep)
+        #expect(largest["grdb-queue"]?["scaling-shared"] == "stopped at S=1000 (4.70 ms)", "\(largest)")
+        let poolClass = try #require(growth["grdb-pool"]?["scaling-shared"]?.components(separatedBy: " · ").last)
+        #expect(poolClass.hasPrefix("≥ O(S"), "\(growth)")
+        #expect(largest["grdb-pool"]?["scaling-shared"]?.hasSuffix(": " + poolClass) == true, "one sweep, one class: \(largest)")
+    }
+
+    /// A memory row of `metric` whose rounds (processes) gave `values`.
+    static func memoryRow(_ strategy: String, _ metric: Metric, _ values: [Double], objects: Int = 1_000, subscribers: Int = 0) -> ResultRow {
+        ResultRow(
+            runID: "r", suite: "memory", workload: "w", strategy: strategy, executor: "main-actor", objects: objects, subscribers: subscribers, concurrency: 1,
+            metric: metric, unit: metric.unit, statistics: Statistics(values), note: "jemalloc 5.3.0", rounds: values.count)
+    }
+
+    @Test("a count is exact only where every round gave it: a range where rounds differ, one process's said so; a figure that cannot be negative is never printed negative")
+    func countsThatRepeat() throws {
+        let rows = [
+            // grdb-queue's allocations per write with one view in three runs: 190.80, 188.79, 197.65.
+            Self.memoryRow("grdb-queue", .allocationsPerWrite, [190.80, 188.79, 197.65], subscribers: 1),
+            Self.memoryRow("grdb-queue", .allocationsPerWrite, [39, 39, 39]),
+            Self.memoryRow("grdb-queue", .peakBytesLeftAfterTeardown, [269_424, 269_424, 269_424]),
+            Self.memoryRow("observations", .peakBytesLeftAfterTeardown, [195_520, 132_224, 116_480]),
+            // Below zero by noise: ≈ 0, in one round or as the low end of a range.
+            Self.memoryRow("observations", .viewedBytesPerObject, [-0.06, 12, 3]),
+            Self.memoryRow("observations", .freshBytesPerObject, [-0.06, -0.06, -0.06]),
+        ]
+        let table = SummaryTable(memoryOf: .memory, rows: rows, strategies: ["grdb-queue", "observations"])
+        let cells = Self.cells(table)
+        let withView = try #require(table.columns.first { $0 == "allocs/write, 1 view" })
+        #expect(cells["grdb-queue"]?[withView] == "188.79–197.65", "rounds that differ: their range, not a value labelled exact")
+        #expect(cells["grdb-queue"]?["allocs/write"] == "39")
+        #expect(cells["grdb-queue"]?["left after tear-down"] == "269424 B")
+        #expect(cells["observations"]?["left after tear-down"] == "116480 B–195520 B")
+        let viewed = try #require(table.columns.first { $0.hasPrefix("with a view") })
+        #expect(cells["observations"]?[viewed] == "≈ 0–12 B")
+        let fresh = try #require(table.columns.first { $0.hasPrefix("B/object") })
+        #expect(cells["observations"]?[fresh] == "≈ 0")
+        #expect(table.footnotes.contains { $0.contains("exact where all 3 rounds") }, "\(table.footnotes)")
+        #expect(table.footnotes.contains { $0.contains("left after tear-down") && $0.contains("a range where they differ") }, "\(table.footnotes)")
+        #expect(!table.footnotes.contains { $0.contains("(gated as an exact count)") })
+        #expect(!table.text().contains("-0.06") && !table.text().contains("−0.06"))
+        #expect(SummaryTable.countFigure(Self.memoryRow("observations", .retainedBytesPerWrite, [-0.06]), format: NumberFormat.bytes) == "≈ 0")
+        #expect(SummaryTable.countFigure(Self.memoryRow("grdb-queue", .allocationsPerWrite, [190.80]), format: NumberFormat.count) == "190.80")
+        #expect(!Self.memoryRow("grdb-queue", .allocationsPerWrite, [190.80]).isRepeatedExactly, "one process's count is not known to repeat")
+        #expect(Self.memoryRow("grdb-queue", .allocationsPerWrite, [39, 39]).isRepeatedExactly)
+
+        // Every leftover from one process: the footnote says so, and that the gate still judges it exactly.
+        let one = SummaryTable(memoryOf: .memory, rows: [Self.memoryRow("observations", .peakBytesLeftAfterTeardown, [195_520])], strategies: ["observations"])
+        #expect(one.footnotes.contains { $0.hasPrefix("each figure is one worker process's count") }, "\(one.footnotes)")
+        #expect(one.footnotes.contains { $0.contains("left after tear-down") && $0.contains("one process's count, not shown to repeat") }, "\(one.footnotes)")
+        // Every round alike: exact, and gated as one.
+        let exact = SummaryTable(memoryOf: .memory, rows: [Self.memoryRow("plain", .peakBytesLeftAfterTeardown, [0, 0])], strategies: ["plain"])
+        #expect(exact.footnotes.contains { $0.contains("every round gave the same count: gated as an exact count") }, "\(exact.footnotes)")
     }
 
     @Test("the fits' intervals: b widened by the scatter about the line, the last decade's from its two medians")

@@ -454,6 +454,8 @@ public struct RunComparison: Sendable {
             let high = (range?.high ?? old.value) + allowed(range?.high ?? old.value)
             let kind = gate == .behaviour ? "behaviour count" : "count"
             var how = tolerance == 0 ? "exact \(kind)" : "\(kind), ±\(NumberFormat.percent(tolerance)) tolerance (\(Self.otherThreadsWhy(key)) moves it)"
+            // One process's count is judged as exact, but nothing showed it repeats: the reason says so.
+            if old.row.rounds <= 1 { how += " (the baseline's from one process: not shown to repeat)" }
             result.sees = tolerance
             if let range {
                 how =

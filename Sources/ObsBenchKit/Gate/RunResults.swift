@@ -48,8 +48,9 @@ public struct RunResults: Sendable {
             }
             firstLine[key] = line
         }
-        let rows = numbered.map(\.row)
         let samples = FileManager.default.fileExists(atPath: samplesFile.path) ? try SamplesReader.read(file: samplesFile.path) : []
+        // Each row's rounds' values, for the tables' comparisons (the process is the unit of replication).
+        let rows = ResultRow.withRoundValues(numbered.map(\.row), samples: samples)
         let metadataFile = resultsFile.deletingLastPathComponent().appendingPathComponent(ResultsDirectory.FileName.metadata)
         var metadata: RunMetadata?
         if let data = try? Data(contentsOf: metadataFile) {

@@ -8,8 +8,11 @@ import ObservationStrategies
 ///
 /// A share is defined only where the protocol path costs more than `plain`'s beyond the noise, and
 /// it is printed only where the protocol path costs more than the concrete loop beyond the noise
-/// (``reading``): each difference's 95% interval is the crossed difference of its rows' intervals
-/// (``FloorComparison/interval(of:)``: a timing's bootstrap interval, a count's layouts' range).
+/// (``reading``). The process is the unit of replication: timed, each round (worker process, the
+/// four rows paired by round number) gives its own nets, and a difference is beyond the noise only
+/// where all of at least ``FloorComparison/minimumPairedRounds`` rounds agree in sign; counted,
+/// each difference's interval is the crossed difference of its rows' layouts' ranges
+/// (``FloorComparison/interval(of:)``).
 public struct HarnessShare: Sendable, Equatable {
     public var strategy: String
     /// `read` or `write`.
@@ -23,10 +26,27 @@ public struct HarnessShare: Sendable, Equatable {
     public var protocolNetInterval: ClosedRange<Double>
     /// ``concreteNet``'s 95% interval.
     public var concreteNetInterval: ClosedRange<Double>
+    /// Timed: each round's nets (the four rows' values in that process, paired by round number),
+    /// which the reading rests on; nil where a row's rounds are not known, and for counts.
+    public var roundNets: [RoundNets]?
+
+    /// One round's protocol and concrete nets, each net of `plain`'s in the same round.
+    public struct RoundNets: Sendable, Equatable {
+        public var protocolNet: Double
+        public var concreteNet: Double
+
+        public init(protocolNet: Double, concreteNet: Double) {
+            self.protocolNet = protocolNet
+            self.concreteNet = concreteNet
+        }
+
+        /// What the harness adds in this round.
+        public var harness: Double { protocolNet - concreteNet }
+    }
 
     public init(
         strategy: String, operation: String, measure: CostMeasure, protocolNet: Double, concreteNet: Double, protocolNetInterval: ClosedRange<Double>? = nil,
-        concreteNetInterval: ClosedRange<Double>? = nil
+        concreteNetInterval: ClosedRange<Double>? = nil, roundNets: [RoundNets]? = nil
     ) {
         self.strategy = strategy
         self.operation = operation
@@ -35,6 +55,18 @@ public struct HarnessShare: Sendable, Equatable {
         self.concreteNet = concreteNet
         self.protocolNetInterval = protocolNetInterval ?? protocolNet...protocolNet
         self.concreteNetInterval = concreteNetInterval ?? concreteNet...concreteNet
+        self.roundNets = roundNets
+    }
+
+    /// A timed share from each round's nets: the nets printed are their medians.
+    public init(strategy: String, operation: String, roundNets: [RoundNets]) {
+        let median = { (values: [Double]) in values.isEmpty ? 0 : Statistics.percentile(values.sorted(), 0.5) }
+        let protocolNets = roundNets.map(\.protocolNet)
+        let concreteNets = roundNets.map(\.concreteNet)
+        self.init(
+            strategy: strategy, operation: operation, measure: .time, protocolNet: median(protocolNets), concreteNet: median(concreteNets),
+            protocolNetInterval: (protocolNets.min() ?? 0)...(protocolNets.max() ?? 0), concreteNetInterval: (concreteNets.min() ?? 0)...(concreteNets.max() ?? 0),
+            roundNets: roundNets)
     }
 
     /// (protocol − concrete) / protocol, net of plain: the share of the figure that is the
@@ -63,11 +95,24 @@ public struct HarnessShare: Sendable, Equatable {
         case protocolNotAbovePlain
         /// The protocol path costs less than `plain`'s beyond the noise: no share is defined.
         case protocolBelowPlain
+        /// Timed: the rounds give the harness's difference both signs.
+        case roundsDisagree
+        /// Timed: fewer than ``FloorComparison/minimumPairedRounds`` rounds are known for all four rows (1: one process).
+        case tooFewRounds(Int)
     }
 
     /// What the figures support: no share unless ``protocolNet``'s interval is above zero, and a
     /// share only where ``harnessInterval`` excludes zero.
     public var reading: Reading {
+        if measure == .time {
+            let rounds = roundNets ?? []
+            guard rounds.count >= FloorComparison.minimumPairedRounds else { return .tooFewRounds(rounds.count) }
+            if rounds.allSatisfy({ $0.protocolNet < 0 }) { return .protocolBelowPlain }
+            if !rounds.allSatisfy({ $0.protocolNet > 0 }) { return .protocolNotAbovePlain }
+            if rounds.allSatisfy({ $0.harness < 0 }) { return .concreteSlower }
+            if !rounds.allSatisfy({ $0.harness > 0 }) { return .roundsDisagree }
+            return .share(Statistics.percentile(rounds.map(\.harness).sorted(), 0.5) / protocolNet)
+        }
         if protocolNetInterval.upperBound < 0 { return .protocolBelowPlain }
         if protocolNetInterval.lowerBound <= 0 { return .protocolNotAbovePlain }
         if harnessInterval.contains(0) { return .withinNoise }
@@ -75,7 +120,8 @@ public struct HarnessShare: Sendable, Equatable {
         return .share(harness / protocolNet)
     }
 
-    /// The table's cell: "7%", "within noise", "concrete slower", "none: ≈ plain", "none: < plain".
+    /// The table's cell: "7%", "within noise", "rounds disagree", "concrete slower", "none: ≈ plain",
+    /// "none: < plain", "one process".
     public var cell: String {
         switch reading {
         case .share(let fraction): NumberFormat.fixed(fraction * 100, digits: 0) + "%"
@@ -83,6 +129,8 @@ public struct HarnessShare: Sendable, Equatable {
         case .concreteSlower: "concrete slower"
         case .protocolNotAbovePlain: "none: ≈ plain"
         case .protocolBelowPlain: "none: < plain"
+        case .roundsDisagree: "rounds disagree"
+        case .tooFewRounds(let rounds): rounds == 1 ? "one process" : "\(rounds) rounds: none"
         }
     }
 
@@ -110,6 +158,16 @@ public struct HarnessShare: Sendable, Equatable {
                     guard let viaProtocol = row(measure, strategy, measured), let plainViaProtocol = row(measure, RowKey.floorStrategy, measured),
                         let concrete = row(measure, strategy, reference), let plainConcrete = row(measure, RowKey.floorStrategy, reference)
                     else { continue }
+                    if measure == .time {
+                        // Each round's four values, from the rounds all four rows have.
+                        let four = [viaProtocol, plainViaProtocol, concrete, plainConcrete].map { $0.roundValues ?? [:] }
+                        let rounds = four[0].keys.sorted().filter { round in four.allSatisfy { $0[round] != nil } }
+                        let nets = rounds.map { round in
+                            RoundNets(protocolNet: four[0][round]! - four[1][round]!, concreteNet: four[2][round]! - four[3][round]!)
+                        }
+                        shares.append(HarnessShare(strategy: strategy, operation: operation, roundNets: nets))
+                        continue
+                    }
                     let (protocolNet, protocolInterval) = difference(viaProtocol, plainViaProtocol)
                     let (concreteNet, concreteInterval) = difference(concrete, plainConcrete)
                     shares.append(
@@ -126,6 +184,9 @@ public struct HarnessShare: Sendable, Equatable {
     /// no share is supported, why.
     public var description: String {
         let format: (Double) -> String = measure == .time ? { $0 < 0 ? NumberFormat.signedNanoseconds($0) : NumberFormat.nanoseconds($0) } : { NumberFormat.instructions($0) }
+        if measure == .time, (roundNets ?? []).isEmpty {
+            return "\(strategy) \(operation): no round known for all four rows (rounds unknown), no share"
+        }
         let figures = "\(strategy) \(operation): \(format(protocolNet)) via the protocol, \(format(concreteNet)) concrete, net of plain"
         switch reading {
         case .share: return figures + ": harness " + cell
@@ -133,6 +194,13 @@ public struct HarnessShare: Sendable, Equatable {
         case .concreteSlower: return figures + ": the concrete loop is slower, no share"
         case .protocolNotAbovePlain: return figures + ": the protocol path is not above plain's beyond noise, no share"
         case .protocolBelowPlain: return figures + ": the protocol path is below plain's, no share"
+        case .roundsDisagree:
+            // The harness's per-round differences (ns), not shares: a share is never printed negative.
+            let harness = (roundNets ?? []).map(\.harness)
+            let range = harness.isEmpty ? "" : " (\(NumberFormat.signedNanoseconds(harness.min()!)) to \(NumberFormat.signedNanoseconds(harness.max()!)) by round)"
+            return figures + ": the harness's difference changes sign between rounds\(range), no share"
+        case .tooFewRounds(let rounds):
+            return figures + ": \(rounds == 1 ? "one process" : "\(rounds) rounds"), too few to compare (\(FloorComparison.minimumPairedRounds)+ needed), no share"
         }
     }
 }

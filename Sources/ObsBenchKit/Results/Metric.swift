@@ -252,6 +252,14 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Voluntary context switches per 1,000 items sent to the main actor.
     public static let voluntarySwitchesPer1000Items = Metric("voluntary_switches_per_1000_items", unit: "switches/1000 items", gate: kernelScheduling)
 
+    /// Figures that cannot be negative (bytes held, allocations made): a negative measured value is
+    /// below the figure's noise (another allocation freed in the window), printed "≈ 0", never negative.
+    public static let cannotBeNegative: Set<Metric> = [
+        freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown, peakBytesLeftAfterTeardown,
+        bytesPerSubscriber, allocationsPerWrite, bytesAllocatedPerWrite, retainedBytesPerWrite, bytesPerInstance, allocationsPerInstance, bytesPerStore,
+        allocationsPerStore,
+    ]
+
     /// Every metric, by name.
     public static let all: [String: Metric] = Dictionary(
         uniqueKeysWithValues: ([

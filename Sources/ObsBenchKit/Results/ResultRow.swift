@@ -2,7 +2,7 @@
 ///
 /// The column order is the contract with `plot-scripts/` and the gate: columns are only ever
 /// added at the end, never renamed or reordered.
-public struct ResultRow: Sendable, Equatable {
+public struct ResultRow: Sendable {
     public var runID: String
     public var suite: String
     public var workload: String
@@ -25,6 +25,13 @@ public struct ResultRow: Sendable, Equatable {
     /// The Callgrind dumps an instruction row's per-function profile is made from: set in the
     /// worker that counted it, for the parent (`ProfileManifest`); not a column.
     public var profileDumps: ProfileDumps?
+    /// Each worker process's (round's) own value, by round number: its median for a timing, its
+    /// value for a count, a layout's count under Callgrind. The process is the unit of
+    /// replication: every comparison between rows is made from these (``FloorComparison``,
+    /// ``HarnessShare``), never from samples pooled across processes. nil where not known. Not a
+    /// column: ``RoundMerger`` sets it from the rounds' rows, and ``RunResults/load(_:)`` from
+    /// `samples.csv` (``withRoundValues(_:samples:)``); ``==`` ignores it.
+    public var roundValues: [Int: Double]?
 
     public init(
         runID: String, suite: String, workload: String, strategy: String, executor: String, objects: Int, subscribers: Int, concurrency: Int, metric: Metric, unit: String,
@@ -68,6 +75,41 @@ public struct ResultRow: Sendable, Equatable {
     }
 
     public var isError: Bool { metric == .error }
+
+    /// The rounds' values in round order; empty where not known.
+    public var orderedRoundValues: [Double] {
+        (roundValues ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// Whether every round (process) that measured the row gave the same value, and more than one
+    /// did: only such a count is exact. One process's count is not known to repeat.
+    public var isRepeatedExactly: Bool {
+        guard rounds > 1, let statistics else { return false }
+        return statistics.max - statistics.min <= max(abs(statistics.max), 1) * 1e-9
+    }
+
+    /// `rows` with ``roundValues`` recovered from `samples` (each round's median, ``SampleAttribution``);
+    /// a row without samples of its own measured in one round gets that round's value; any other
+    /// row keeps what it had.
+    public static func withRoundValues(_ rows: [ResultRow], samples: [SampleRow]) -> [ResultRow] {
+        let attribution = SampleAttribution(rows: rows.filter { !$0.isError && $0.statistics != nil }.map(RowKey.init), samples: samples)
+        return rows.map { row in
+            guard !row.isError, row.roundValues == nil, let value = row.value else { return row }
+            var row = row
+            if let own = attribution.samples[RowKey(row)], !own.isEmpty {
+                var values: [Int: Double] = [:]
+                for (round, samples) in Dictionary(grouping: own, by: \.round) {
+                    let sorted = samples.map(\.value).sorted()
+                    guard sorted.allSatisfy(\.isFinite) else { continue }
+                    values[round] = Statistics.percentile(sorted, 0.5)
+                }
+                row.roundValues = values
+            } else if row.rounds == 1 {
+                row.roundValues = [1: value]
+            }
+            return row
+        }
+    }
 
     /// The row's value, the one tables, charts and the gate use: the median of its samples; for a
     /// count made under Callgrind in several memory layouts (``LayoutSeed``), the mean of the
@@ -143,5 +185,15 @@ public struct ResultRow: Sendable, Equatable {
             number(stats?.min), number(stats?.max), number(stats?.mean), number(stats?.ci95Low), number(stats?.ci95High),
             note, String(rounds),
         ]
+    }
+}
+
+extension ResultRow: Equatable {
+    /// Every column and the profile dumps; not ``roundValues``, which are derived (from the rounds'
+    /// rows or from `samples.csv`) and not written to `results.csv`.
+    public static func == (lhs: ResultRow, rhs: ResultRow) -> Bool {
+        lhs.runID == rhs.runID && lhs.suite == rhs.suite && lhs.workload == rhs.workload && lhs.strategy == rhs.strategy && lhs.executor == rhs.executor
+            && lhs.objects == rhs.objects && lhs.subscribers == rhs.subscribers && lhs.concurrency == rhs.concurrency && lhs.metric == rhs.metric
+            && lhs.unit == rhs.unit && lhs.statistics == rhs.statistics && lhs.note == rhs.note && lhs.rounds == rhs.rounds && lhs.profileDumps == rhs.profileDumps
     }
 }

@@ -22,7 +22,15 @@ public enum RoundMerger {
     /// Pools the rounds given, each named by its number (from 1), of the `total` the suite runs:
     /// a shard's results pool the rounds it ran (``RunShard``), and the missing ones are named.
     public static func merge(rounds: [(round: Int, rows: [ResultRow])], of total: Int, samples: [SampleRow]) -> [ResultRow] {
-        guard rounds.count > 1 else { return rounds.first?.rows ?? [] }
+        guard rounds.count > 1 else {
+            // One process: each row's value is that round's.
+            guard let only = rounds.first else { return [] }
+            return only.rows.map { row in
+                var row = row
+                if !row.isError, let value = row.value { row.roundValues = [only.round: value] }
+                return row
+            }
+        }
         var order: [RowKey] = []
         var groups: [RowKey: [(round: Int, row: ResultRow)]] = [:]
         var errors: [ResultRow] = []
@@ -49,6 +57,10 @@ public enum RoundMerger {
             let counted = valued.isEmpty ? group : valued
             var row = (valued.first ?? group[0]).row
             row.rounds = counted.count
+            // Each process's own value (a worker's row is its round's median or count).
+            var roundValues: [Int: Double] = [:]
+            for (round, own) in valued { if let value = own.value, value.isFinite { roundValues[round] = value } }
+            row.roundValues = roundValues.isEmpty ? nil : roundValues
             if !row.isMeanOverLayouts, let values = pooled[key]?.map(\.value), !values.isEmpty {
                 row.statistics = Statistics(values)
                 row.note += "; samples of \(counted.count) rounds pooled"

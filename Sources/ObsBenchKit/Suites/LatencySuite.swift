@@ -89,7 +89,8 @@ extension SummaryTable {
             if !shares.isEmpty {
                 table.footnotes.append(
                     "harness share: " + shares.map(\.description).joined(separator: "; ")
-                        + ". A share is given only where the protocol path costs more than plain's and than the concrete loop, each beyond the two rows' 95% intervals")
+                        + ". A share is given only where the protocol path costs more than plain's and than the concrete loop beyond the noise: timed, in every one of at least \(FloorComparison.minimumPairedRounds) rounds (each worker process's medians, the four rows paired by round number; the share is the rounds' median harness over their median protocol net); counted, beyond the layouts' ranges"
+                )
             }
             tables.append(table)
         }

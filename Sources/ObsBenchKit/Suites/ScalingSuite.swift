@@ -28,14 +28,19 @@ extension SummaryTable {
         func value(_ strategy: String, _ workload: String, _ metric: Metric, subscribers: Int? = nil) -> Double? {
             measured.first(RowQuery(workload: workload, strategy: strategy, metric: metric, subscribers: subscribers))?.value
         }
-        /// The sweep's latency points, by S, each with its 95% interval.
+        /// The sweep's latency points, by S, each with the range of its rounds' medians (one per
+        /// worker process: the process is the unit of replication); empty where a point was
+        /// measured in fewer than two processes (``measuredInOneProcess``), as no fit is supported then.
         func points(_ strategy: String, _ workload: String) -> [GrowthFit.IntervalPoint] {
-            measured.matching(RowQuery(workload: workload, strategy: strategy, metric: .latency, valued: true))
-                .sorted { $0.subscribers < $1.subscribers }
-                .map { row in
-                    let interval = FloorComparison.interval(of: row)
-                    return (Double(row.subscribers), row.value ?? 0, interval.lowerBound, interval.upperBound)
-                }
+            let rows = measured.matching(RowQuery(workload: workload, strategy: strategy, metric: .latency, valued: true)).sorted { $0.subscribers < $1.subscribers }
+            let ranges = rows.map(FloorComparison.roundRange(of:))
+            guard !ranges.contains(where: { $0 == nil }) else { return [] }
+            return zip(rows, ranges).map { row, range in (Double(row.subscribers), row.value ?? 0, range!.lowerBound, range!.upperBound) }
+        }
+        /// Whether the sweep has points, some measured in fewer than two processes.
+        func measuredInOneProcess(_ strategy: String, _ workload: String) -> Bool {
+            let rows = measured.matching(RowQuery(workload: workload, strategy: strategy, metric: .latency, valued: true))
+            return !rows.isEmpty && rows.contains { FloorComparison.roundRange(of: $0) == nil }
         }
         /// The largest S a sweep reached when it stopped before the run's largest S (its growth
         /// already S^``SubscriberScalingWorkload/stopSlope`` or steeper, the next point costly); nil otherwise.
@@ -58,6 +63,7 @@ extension SummaryTable {
             (
                 strategy,
                 columns.map { workload in
+                    if measuredInOneProcess(strategy, workload) { return Self.oneProcessSweep }
                     guard let perView = GrowthFit.costPerView(points(strategy, workload)) else { return failed(strategy) ? "error" : "—" }
                     let cost = perView.beyondNoise ? NumberFormat.smallNanoseconds(perView.value) : "within noise"
                     switch (!perView.beyondNoise, growthClass(strategy, workload)) {
@@ -69,7 +75,9 @@ extension SummaryTable {
             )
         }
         growth.footnotes = [
-            "b is the least-squares slope over the sweep's medians, \"within noise\" where its 95% interval includes zero (the wider of: each median moved "
+            "each point's interval is the range of its rounds' medians (one per worker process: samples of one process are not independent); "
+                + "\"\(Self.oneProcessSweep)\": a point was measured in one process (the suite's default, 1 round; --rounds 2 or more fits it, 3 or more recommended). "
+                + "b is the least-squares slope over the sweep's medians, \"within noise\" where its interval includes zero (the wider of: each median moved "
                 + "within its own interval; the points' scatter about the line, t with n − 2 degrees of freedom) or the line rises over the sweep by less than "
                 + "\(GrowthFit.minimumRise == 1 ? "" : NumberFormat.count(GrowthFit.minimumRise) + "× ")its smallest median (a regime change between points moves a flat "
                 + "sweep that far). The class is the log-log slope between the two "
@@ -96,6 +104,9 @@ extension SummaryTable {
         }
         return [growth, atLargest]
     }
+
+    /// A sweep cell with a point measured in one process: no cost per view, no class.
+    static let oneProcessSweep = "one process: not fitted"
 }
 
 extension SummaryTable {
