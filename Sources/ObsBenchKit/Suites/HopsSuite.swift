@@ -4,6 +4,9 @@ extension Suite {
         name: "hops",
         summary: "round trips across isolation: default actor, main actor, dedicated-thread executor, TaskExecutor preference, DispatchQueue, Mutex; 1/2/8/64 callers",
         defaultObjects: 0,
+        // Six worker processes, each with a sixth of the budget: a kind is compared with a default
+        // actor only where six or more paired rounds agree (``FloorComparison``).
+        defaultRounds: 6,
         measuresStrategies: false,
         tables: { suite, rows, _ in [SummaryTable(hopsOf: suite, rows: rows)] },
         workloads: RoundTripHopWorkload.Kind.allCases.map { RoundTripHopWorkload(kind: $0) as any Workload }

@@ -6,6 +6,9 @@ extension Suite {
         name: "scaling",
         summary: "write-to-quiescence latency and re-runs as subscribed views grow, S = 1...10000 (--quick: ...1000), one store of the largest S + 1 records for every topology",
         defaultObjects: 0,
+        // Two worker processes: a sweep is fitted (cost per view, growth class) only from points
+        // measured in more than one process, each point's interval the range of its rounds' medians.
+        defaultRounds: 2,
         tables: { SummaryTable.scalingTables(of: $0, rows: $1, strategies: $2) + SummaryTable.countedScalingTables(of: $0, rows: $1, strategies: $2) },
         workloads: ScalingTopology.allCases.map { SubscriberScalingWorkload(topology: $0) }
     )

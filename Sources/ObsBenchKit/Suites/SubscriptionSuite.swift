@@ -7,7 +7,9 @@ extension Suite {
         name: "subscription",
         summary: "subscribe one view (first run included), settle, unsubscribe: the cost of a row scrolling in and out, ns per view",
         defaultObjects: 1_000,
-        defaultRounds: 4,
+        // Six rounds: the fewest whose paired differences from plain can all agree by chance
+        // less than 5% of the time (``FloorComparison``).
+        defaultRounds: 6,
         tables: { SummaryTable.latencyTables(of: $0, rows: $1, strategies: $2) },
         workloads: [SubscribeUnsubscribeWorkload()]
     )
