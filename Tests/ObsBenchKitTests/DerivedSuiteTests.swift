@@ -32,7 +32,7 @@ struct DerivedSuiteTests {
         let entry = StrategyEntry(CountingStore<EveryWrite>.self)
         let views = Double(Self.listed + 1)
         let diamond = try await Self.rows(DiamondWorkload(), entry)
-        #expect(!diamond.contains(where: \.isError), "\(diamond.filter(\.isError).map(\.note))")
+        #expect(!diamond.contains { $0.isError }, "\(diamond.filter(\.isError).map(\.note))")
         #expect(Self.value(diamond, .rerunsPerWrite) == 1)
         #expect(Self.value(diamond, .avoidableRerunsPerWrite) == 0)
         // The view body derives source, double and triple once per run.
@@ -41,7 +41,7 @@ struct DerivedSuiteTests {
         #expect(diamond.contains { $0.metric == .latency && $0.workload == "diamond" })
 
         let unread = try await Self.rows(FilteredSortedWorkload(.unreadField), entry)
-        #expect(!unread.contains(where: \.isError), "\(unread.filter(\.isError).map(\.note))")
+        #expect(!unread.contains { $0.isError }, "\(unread.filter(\.isError).map(\.note))")
         #expect(Self.value(unread, .rerunsPerWrite) == views)
         #expect(Self.value(unread, .avoidableRerunsPerWrite) == views)
         #expect(Self.value(unread, .evaluationsPerWrite) == 1)
@@ -66,7 +66,7 @@ struct DerivedSuiteTests {
 
         for write in [FilteredSortedWorkload.Write.unreadField, .sameValue] {
             let rows = try await Self.rows(FilteredSortedWorkload(write), entry)
-            #expect(!rows.contains(where: \.isError), "\(rows.filter(\.isError).map(\.note))")
+            #expect(!rows.contains { $0.isError }, "\(rows.filter(\.isError).map(\.note))")
             #expect(Self.value(rows, .rerunsPerWrite) == 0, "\(write)")
             #expect(Self.value(rows, .avoidableRerunsPerWrite) == 0, "\(write)")
             #expect(Self.value(rows, .evaluationsPerWrite) == 0, "\(write)")
