@@ -44,6 +44,10 @@ extension SummaryTable {
                 (rows.first(RowQuery(workload: workload, strategy: strategy, metric: measure.metric)), nil)
             }
             guard counts, error == nil else { return cost }
+            // A store that observes nothing, where the write changes what a view shows: a row with no value.
+            if let unmeasured = rows.first(RowQuery(workload: workload, strategy: strategy, metric: .rerunsPerWrite)), unmeasured.statistics == nil {
+                return "not measurable"
+            }
             func count(_ metric: Metric) -> String {
                 rows.first(RowQuery(workload: workload, strategy: strategy, metric: metric))?.value.map(NumberFormat.compared) ?? "—"
             }
@@ -55,7 +59,7 @@ extension SummaryTable {
             suite: suite.name, columns: perWrite, unit: "\(statistic) per write to quiescence · view re-runs per write (r) · of them avoidable, showing nothing new (a)", rows: [])
         table.rows = labels.map { strategy, style in (strategy + style, perWrite.map { cell(strategy, $0 + style, counts: true) }) }
         table.footnotes.append(
-            "every view's output was checked against a from-scratch computation over the store's records before a number was kept; \"error\": a check or a style failed (its row's note says why)"
+            "every view's output was checked against a from-scratch computation over the store's records before a number was kept; \"error\": a check or a style failed; \"not measurable\": a store that observes nothing shows a stale value (the rows' notes say why)"
         )
         let growth = workloads.filter { $0.hasPrefix("chain-") || $0.hasPrefix("fan-out-") }
         var growthTable = SummaryTable(suite: suite.name, columns: growth, unit: "\(statistic) per write to quiescence · view re-runs per write (r) · avoidable (a)", rows: [])

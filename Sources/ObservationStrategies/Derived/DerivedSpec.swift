@@ -141,6 +141,20 @@ public struct DerivedViewSpec: Sendable {
         return (graph.fields(of: nodes) + fields).filter { seen.insert($0).inserted }
     }
 
+    /// Evaluates the view's nodes over `field`, each once and inputs first, counting every
+    /// evaluation on `handle`, and returns what the view shows: a strategy's own derivation that
+    /// evaluates the whole view at once (a selector, a pipeline's `map`) calls it.
+    public func output(countingOn handle: DerivedViewHandle, field: (FieldRef) -> FieldValue) -> [DerivedValue] {
+        withoutActuallyEscaping(field) { field in
+            var reader = ScratchReader(field: field)
+            for index in graph.closure(of: nodes) {
+                handle.recordEvaluation(ofNode: index)
+                reader.values[index] = graph.nodes[index].evaluate(reader)
+            }
+            return nodes.map { reader.values[$0] ?? .ids([]) } + fields.map { .field(field($0)) }
+        }
+    }
+
     /// What the view must show when the store holds what `field` reads, computed from scratch.
     public func expectedOutput(field: (FieldRef) -> FieldValue) -> [DerivedValue] {
         graph.evaluate(nodes, field: field) + fields.map { .field(field($0)) }
@@ -161,6 +175,8 @@ public enum DerivationStyle: String, Sendable, Hashable, CaseIterable {
     case cached
     /// A Combine pipeline: `map` then `removeDuplicates` over the observed state.
     case pipeline
+    /// A selector over the whole state: `map(select).removeDuplicates()` on the store's subject.
+    case selector
     /// A SQL query under `ValueObservation`.
     case sql
 }

@@ -20,7 +20,7 @@ struct DerivedMeasurement {
     /// here can take a millisecond or more (GRDB with 1,000 views): the suite's quick run must
     /// stay within a minute for every strategy.
     static let quickSampler = SamplerSettings(
-        warmUpNanoseconds: 10_000_000, targetSampleNanoseconds: 250_000, minimumSamples: 8, maximumSamples: 200, budgetNanoseconds: 50_000_000)
+        warmUpNanoseconds: 10_000_000, targetSampleNanoseconds: 250_000, minimumSamples: 5, maximumSamples: 200, budgetNanoseconds: 50_000_000)
 
     func run() async throws -> WorkloadOutput {
         let store = try context.makeStore()
