@@ -16,7 +16,8 @@ struct DerivedConformanceTests {
     func rerunningStoreFails() async throws {
         let rule = try rule()
         let issues = Locked<[String]>([])
-        try await withKnownIssue("DerivedClaimStore<Skips> derives in the view body, which re-runs on every change to the field it reads, and declares skipsUnchangedDerived: true") {
+        try await withKnownIssue("DerivedClaimStore<Skips> derives in the view body, which re-runs on every change to the field it reads, and declares skipsUnchangedDerived: true")
+        {
             try await rule.check(StrategyEntry(DerivedClaimStore<Skips>.self))
         } matching: { issue in
             guard ConformanceFailure.derivedUnchangedReran.matches(issue) else { return false }
