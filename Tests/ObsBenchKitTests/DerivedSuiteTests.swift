@@ -106,6 +106,20 @@ struct DerivedSuiteTests {
         #expect(row.note.contains("not measurable: plain observes nothing"), "\(row.note)")
     }
 
+    @Test("the report's derived section sums each strategy's re-runs and avoidable re-runs over the filtered-sorted writes it measured")
+    func reportSection() async throws {
+        let entry = StrategyEntry(CountingStore<EveryWrite>.self)
+        let rows = try await Self.rows(FilteredSortedWorkload(.unreadField), entry) + Self.rows(FilteredSortedWorkload(.membership), entry)
+        let blocks = RunReport.derivedSection(rows: rows, strategies: [EveryWrite.name])
+        guard case .table(_, let table)? = blocks.last else {
+            Issue.record("no table in \(blocks)")
+            return
+        }
+        let views = Self.listed + 1
+        #expect(table == [[EveryWrite.name, "2 of 5", "\(2 * views)", "\(2 * views - 1)", "\(Int((Double(2 * views - 1) / Double(2 * views) * 100).rounded())) %", "—"]])
+        #expect(RunReport.derivedSection(rows: [], strategies: [EveryWrite.name]).isEmpty)
+    }
+
     @Test("a strategy's other derivation styles are rows of their own, named workload+style")
     func stylesNameRows() {
         #expect(DerivedRows.name("diamond", style: .cached, usual: false) == "diamond+cached")
