@@ -51,6 +51,8 @@ extension SummaryTable {
             func count(_ metric: Metric) -> String {
                 rows.first(RowQuery(workload: workload, strategy: strategy, metric: metric))?.value.map(NumberFormat.compared) ?? "—"
             }
+            // An instruction run writes no counts (the timing run does).
+            guard rows.first(RowQuery(workload: workload, strategy: strategy, metric: .rerunsPerWrite)) != nil else { return cost }
             return "\(cost) · \(count(.rerunsPerWrite)) r · \(count(.avoidableRerunsPerWrite)) a"
         }
         let statistic = Self.statistic(measures, rows: rows, suite: suite.name)
