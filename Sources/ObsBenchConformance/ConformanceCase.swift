@@ -367,6 +367,64 @@ public struct ConformanceCase: Sendable, CustomTestStringConvertible {
             #expect("\(unknown)".contains("no record with id 11"))
             await store.tearDown()
         },
+        ConformanceCase(
+            "8. a derived view shows what its derivation computes over the records, in every style; an unchanged derived value re-runs nothing where declared",
+            appliesTo: { _ in true }
+        ) { entry in
+            let capabilities = entry.descriptor.capabilities
+            let graph = DerivedRule.graph
+            for style in entry.derivationStyles {
+                let store = try entry.makeStore(records)
+                let view = try store.subscribeDerived(DerivedViewSpec(graph: graph, nodes: [1]), style: style)
+                try await DerivedRule.settle(store, view)
+                let expected = { () throws -> [DerivedValue] in
+                    let values = try DerivedRule.reads.map { try store.read($0.field, of: $0.id) }
+                    return graph.evaluate([1]) { ref in values[DerivedRule.reads.firstIndex(of: ref) ?? 0] }
+                }
+                var want = try expected()
+                #expect(
+                    view.lastOutput == want,
+                    ConformanceFailure.wrongDerivedValue.comment(capabilities, "\(style.rawValue): the subscribed view shows \(view.lastOutput), not \(want)"))
+                // Record 3's priority 2 → 4: the derived value changes, and every observing store shows it.
+                try store.write(.priority(4), to: 3)
+                try await DerivedRule.settle(store, view)
+                want = try expected()
+                if capabilities.granularity != .none {
+                    #expect(
+                        view.lastOutput == want,
+                        ConformanceFailure.wrongDerivedValue.comment(capabilities, "\(style.rawValue): after a write the view shows \(view.lastOutput), not \(want)"))
+                }
+                // 4 → 3: the derived value (priority ≥ 3) does not change.
+                let before = view.snapshot
+                try store.write(.priority(3), to: 3)
+                try await DerivedRule.settle(store, view)
+                let after = view.snapshot
+                if style == entry.derivationStyles.first, capabilities.skipsUnchangedDerived == true {
+                    #expect(
+                        after.reruns == before.reruns,
+                        ConformanceFailure.derivedUnchangedReran.comment(
+                            capabilities, "\(style.rawValue): a write leaving the derived value unchanged re-ran the view \(after.reruns - before.reruns) times"))
+                }
+                // Record 4's priority, which nothing derived reads.
+                try store.write(.priority(9), to: 4)
+                try await DerivedRule.settle(store, view)
+                if style == entry.derivationStyles.first, capabilities.memoizesDerived == true {
+                    let evaluations = view.snapshot.totalEvaluations - after.totalEvaluations
+                    #expect(
+                        evaluations == 0,
+                        ConformanceFailure.derivedNotMemoized.comment(
+                            capabilities, "\(style.rawValue): a write to a field no derived value reads evaluated \(evaluations) derived values"))
+                }
+                want = try expected()
+                if capabilities.granularity != .none {
+                    #expect(
+                        view.lastOutput == want,
+                        ConformanceFailure.wrongDerivedValue.comment(capabilities, "\(style.rawValue): at the end the view shows \(view.lastOutput), not \(want)"))
+                }
+                store.unsubscribeDerived(view)
+                await store.tearDown()
+            }
+        },
     ]
 
     /// Rule 5f: `writers` detached tasks each commit `commitsPerWriter` three-write commits

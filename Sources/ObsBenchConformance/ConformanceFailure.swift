@@ -38,7 +38,7 @@ public struct ConformanceFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// A field of `Capabilities` a store declares, as its descriptor spells it.
     public enum Declaration: String, Sendable, Hashable, CaseIterable {
-        case granularity, deduplicates, delivery, transactional, coalesces
+        case granularity, deduplicates, delivery, transactional, coalesces, memoizesDerived, skipsUnchangedDerived
 
         /// The declared value in `capabilities`: "transactional: true", "granularity: .object".
         public func declared(in capabilities: Capabilities) -> String {
@@ -48,6 +48,8 @@ public struct ConformanceFailure: Sendable, Hashable, CustomStringConvertible {
             case .delivery: "delivery: .\(capabilities.delivery.rawValue)"
             case .transactional: "transactional: \(capabilities.transactional)"
             case .coalesces: "coalesces: \(capabilities.coalesces)"
+            case .memoizesDerived: "memoizesDerived: \(capabilities.memoizesDerived.map(String.init(describing:)) ?? "nil")"
+            case .skipsUnchangedDerived: "skipsUnchangedDerived: \(capabilities.skipsUnchangedDerived.map(String.init(describing:)) ?? "nil")"
             }
         }
     }
@@ -96,6 +98,22 @@ public struct ConformanceFailure: Sendable, Hashable, CustomStringConvertible {
     /// Rules 4, 5, 5c and 7: `read` returns what was last written, and a failed transaction applies nothing.
     public static let writeNotKept = ConformanceFailure(
         "keep every write: read returns the last value written, and a transaction or commit applies all its writes, or none when one fails; no declaration changes this")
+
+    /// Rule 8: every derivation style shows, after each write, what a from-scratch computation over
+    /// the records gives.
+    public static let wrongDerivedValue = ConformanceFailure(
+        "show in a derived view what its nodes compute over the store's records once the store has settled (DerivedViewHandle.recordRun), or declare granularity: .none if the store observes nothing",
+        contradicts: [.granularity])
+
+    /// Rule 8, a store declared `skipsUnchangedDerived: true`: a write that leaves every derived
+    /// value a view reads unchanged re-runs no view.
+    public static let derivedUnchangedReran = ConformanceFailure(
+        "re-run a derived view only when a value it shows changed, or declare skipsUnchangedDerived: false", contradicts: [.skipsUnchangedDerived])
+
+    /// Rule 8, a store declared `memoizesDerived: true`: a write to a field no derived value reads
+    /// evaluates no derived value again.
+    public static let derivedNotMemoized = ConformanceFailure(
+        "keep each derived value and evaluate it again only when an input changed, or declare memoizesDerived: false", contradicts: [.memoizesDerived])
 
     /// Rule 4, a store declared `coalesces: false`: K writes, K re-runs of a view reading the field.
     public static let coalescedUndeclared = ConformanceFailure(

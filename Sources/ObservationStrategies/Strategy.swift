@@ -70,6 +70,18 @@ public protocol ObservationStrategy: AnyObject, Sendable {
     /// `ConcreteLoops`), for the attribution check; nil by default.
     static func concreteLoops(records: [TaskRecord]) -> ConcreteLoops?
 
+    /// The ways this strategy derives values, its users' usual one first (``DerivationStyle``).
+    /// Default: `[.viewBody]`.
+    nonisolated static var derivationStyles: [DerivationStyle] { get }
+
+    /// Subscribes a view of derived values, derived the `style` way (one of `derivationStyles`);
+    /// the view runs once now. The default derives in the view body from the fields it reads
+    /// (``subscribeDerivedInViewBody(_:)``); a strategy with a native way overrides it.
+    func subscribeDerived(_ view: DerivedViewSpec, style: DerivationStyle) throws -> DerivedViewHandle
+
+    /// Stops re-running a derived view. Unsubscribing twice is harmless.
+    func unsubscribeDerived(_ view: DerivedViewHandle)
+
     /// `concreteLoops` over this strategy's record type with the looped field excluded from
     /// observation (`@ObservationIgnored`), where the strategy has such a mitigation; nil by default.
     static func ignoredFieldLoops(records: [TaskRecord]) -> ConcreteLoops?
@@ -119,13 +131,38 @@ public struct Capabilities: Sendable, Hashable, Codable {
     public var transactional: Bool
     /// Whether several writes before delivery may reach a view as fewer re-runs (values can be skipped).
     public var coalesces: Bool
+    /// Whether the strategy's usual derivation (the first of `derivationStyles`) keeps a derived
+    /// value and evaluates it again only when an input changed, rather than on every read or
+    /// view run. Nil: not declared (a `run.json` made before derived values were declared).
+    public var memoizesDerived: Bool?
+    /// Whether, in its usual derivation, a view does not re-run when no derived value or field it
+    /// reads changed (an unchanged derived value re-runs nothing). Nil: not declared.
+    public var skipsUnchangedDerived: Bool?
 
-    public init(granularity: Granularity, deduplicates: Bool, delivery: Delivery, transactional: Bool, coalesces: Bool) {
+    public init(
+        granularity: Granularity, deduplicates: Bool, delivery: Delivery, transactional: Bool, coalesces: Bool, memoizesDerived: Bool? = nil,
+        skipsUnchangedDerived: Bool? = nil
+    ) {
         self.granularity = granularity
         self.deduplicates = deduplicates
         self.delivery = delivery
         self.transactional = transactional
         self.coalesces = coalesces
+        self.memoizesDerived = memoizesDerived
+        self.skipsUnchangedDerived = skipsUnchangedDerived
+    }
+
+    /// Whether two declarations agree: the same notification capabilities, and the same derived
+    /// promises where both declare them (a `run.json` made before they existed declares none, and
+    /// is not therefore a different declaration).
+    public func agrees(with other: Capabilities) -> Bool {
+        func same(_ lhs: Bool?, _ rhs: Bool?) -> Bool {
+            guard let lhs, let rhs else { return true }
+            return lhs == rhs
+        }
+        return granularity == other.granularity && deduplicates == other.deduplicates && delivery == other.delivery
+            && transactional == other.transactional && coalesces == other.coalesces
+            && same(memoizesDerived, other.memoizesDerived) && same(skipsUnchangedDerived, other.skipsUnchangedDerived)
     }
 }
 

@@ -7,6 +7,8 @@ public struct StrategyEntry: Sendable {
     public let makeConcreteLoops: @MainActor @Sendable (_ records: [TaskRecord]) -> ConcreteLoops?
     /// The concrete loops over records whose looped field is `@ObservationIgnored`, when it has them.
     public let makeIgnoredFieldLoops: @MainActor @Sendable (_ records: [TaskRecord]) -> ConcreteLoops?
+    /// The ways the strategy derives values, its usual one first.
+    public let derivationStyles: [DerivationStyle]
 
     public var name: String { descriptor.name }
 
@@ -16,5 +18,6 @@ public struct StrategyEntry: Sendable {
         makeStore = { records in try S(records: records) }
         makeConcreteLoops = { records in S.concreteLoops(records: records) }
         makeIgnoredFieldLoops = { records in S.ignoredFieldLoops(records: records) }
+        derivationStyles = S.derivationStyles
     }
 }

@@ -17,7 +17,7 @@ struct ConformanceTests {
     func kit() {
         let names = ConformanceCase.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 13)
+        #expect(names.count == 14)
         let transactionalOnly = ConformanceCase.all.filter {
             !$0.appliesTo(Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false))
         }

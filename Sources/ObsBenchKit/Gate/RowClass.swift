@@ -41,7 +41,7 @@ public enum RowClass: Sendable, Equatable {
             guard let declared = RunMetadata.descriptor(of: strategy, in: [baseline]) else {
                 return .noVerdict("neither the baseline's run.json nor this obsbench declares \(strategy)'s capabilities, so how to judge its rows is not known")
             }
-            if let now = RunMetadata.descriptor(of: strategy, in: [current]), now.capabilities != declared.capabilities {
+            if let now = RunMetadata.descriptor(of: strategy, in: [current]), !now.capabilities.agrees(with: declared.capabilities) {
                 return .noVerdict(
                     "the runs declare \(strategy) differently (the baseline: \(Self.describe(declared.capabilities)); the current run: \(Self.describe(now.capabilities))): remake the baseline with the new declaration"
                 )

@@ -161,6 +161,15 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     /// the median of the layouts').
     public static let instructionsLastDecadeSlope = Metric("instructions_last_decade_slope", unit: "log-log slope", gate: derivedFromCounts)
 
+    // Derived state.
+
+    /// Re-runs, per write, that showed what the view showed before: work that changed nothing on screen.
+    public static let avoidableRerunsPerWrite = Metric("avoidable_reruns_per_write", unit: "reruns/write", gate: .behaviour)
+    /// Evaluations of derived values per write, every view's together.
+    public static let evaluationsPerWrite = Metric("evaluations_per_write", unit: "evaluations/write", gate: .behaviour)
+    /// View runs, per write, that showed derived values no single state of the store produces.
+    public static let glitchesPerWrite = Metric("glitches_per_write", unit: "glitches/write", gate: .behaviour)
+
     // Memory.
 
     /// Live bytes per record of a store just built.
@@ -265,7 +274,7 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         uniqueKeysWithValues: ([
             latency, loopOverhead, instructions, instructionLoopOverhead, estimatedCycles, l1Misses, lastLevelMisses, retains, releases,
             rerunsPerWrite, rerunsPerBurst, rerunsAfterWriteReturned, rerunsNeededPerWrite, spuriousFraction, costPerView, lastDecadeSlope, growthExponent, growthExponentR2,
-            instructionsPerView, instructionsLastDecadeSlope,
+            instructionsPerView, instructionsLastDecadeSlope, avoidableRerunsPerWrite, evaluationsPerWrite, glitchesPerWrite,
             freshBytesPerObject, freshAllocationsPerObject, writtenBytesPerObject, viewedBytesPerObject, bytesLeftAfterTeardown, peakBytesLeftAfterTeardown,
             bytesPerSubscriber, allocationsPerWrite, bytesAllocatedPerWrite, retainedBytesPerWrite,
             bytesPerInstance, allocationsPerInstance, bytesPerStore, allocationsPerStore,

@@ -78,6 +78,7 @@ public enum SuiteRegistry {
         .storeIsolation,
         .pool,
         .subscription,
+        .derived,
     ]
 
     public static var names: [String] { all.map(\.name) }

@@ -12,12 +12,21 @@ public final class ObservableStrategy: ObservationStrategy {
         name: "observable",
         summary: "@Observable class; views are withObservationTracking scopes re-armed after each fire",
         dependency: "Observation (Swift toolchain)",
-        capabilities: Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false)
+        capabilities: Capabilities(
+            granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false, memoizesDerived: false,
+            skipsUnchangedDerived: false)
     )
+
+    /// A computed property read in the view body, and a value cached in an `@Observable` cell (``TrackedDerivations``).
+    nonisolated public static var derivationStyles: [DerivationStyle] { [.computed, .cached] }
 
     private var tasks: [ObservableTask]
     private var views: [ObjectIdentifier: ViewHandle] = [:]
     private let renderQueue = RenderQueue()
+    private lazy var derivations = TrackedDerivations(records: { [unowned self] in self.tasks.count }) { [unowned self] in
+        let tasks = self.tasks
+        return { tasks[$0.id - 1].value(of: $0.field) }
+    }
     #if OBSBENCH_CANARY_OBSERVABLE_WRITE
         /// Where the build canary's extra work goes (``BuildCanary``); unchecked, so that no
         /// exclusivity check adds to the canary's known cost (only `write` touches it).
@@ -72,7 +81,16 @@ public final class ObservableStrategy: ObservationStrategy {
 
     public func settle() async {}
 
+    public func subscribeDerived(_ view: DerivedViewSpec, style: DerivationStyle) throws -> DerivedViewHandle {
+        try derivations.subscribe(view, style: style, strategy: Self.descriptor.name)
+    }
+
+    public func unsubscribeDerived(_ view: DerivedViewHandle) {
+        derivations.unsubscribe(view)
+    }
+
     public func tearDown() async {
+        derivations.tearDown()
         for view in views.values { view.cancel() }
         views.removeAll()
         renderQueue.removeAll()

@@ -18,12 +18,19 @@ public final class PublishedStrategy: ObservationStrategy {
         name: "published",
         summary: "ObservableObject + @Published; views sink objectWillChange",
         dependency: "OpenCombine 0.14 (Combine on Apple platforms)",
-        capabilities: Capabilities(granularity: .object, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false)
+        capabilities: Capabilities(
+            granularity: .object, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false, memoizesDerived: false,
+            skipsUnchangedDerived: false)
     )
+
+    /// A computed property re-read in the view body on `objectWillChange` (the default), and a
+    /// Combine pipeline, `map` then `removeDuplicates()` (``CombineDerivations``).
+    nonisolated public static var derivationStyles: [DerivationStyle] { [.viewBody, .pipeline] }
 
     private var tasks: [PublishedTask]
     private var subscriptions: [ObjectIdentifier: (view: ViewHandle, cancellables: [AnyCancellable])] = [:]
     private let renderQueue = RenderQueue()
+    private let pipelines = CombineDerivations()
     #if OBSBENCH_CANARY_PUBLISHED_WRITE_OBSERVED
         /// Where the build canary's extra work goes (``BuildCanary``); unchecked, so that no
         /// exclusivity check adds to the canary's known cost (only `write` touches it).
@@ -92,7 +99,28 @@ public final class PublishedStrategy: ObservationStrategy {
 
     public func settle() async {}
 
+    public func subscribeDerived(_ view: DerivedViewSpec, style: DerivationStyle) throws -> DerivedViewHandle {
+        switch style {
+        case .viewBody: return try subscribeDerivedInViewBody(view)
+        case .pipeline:
+            return try pipelines.subscribe(view, records: tasks.count, willChange: { tasks[$0 - 1].objectWillChange }) { [unowned self] ref in
+                self.tasks[ref.id - 1].value(of: ref.field)
+            }
+        default: throw DerivedError.unsupportedStyle(style, strategy: Self.descriptor.name)
+        }
+    }
+
+    public func unsubscribeDerived(_ view: DerivedViewHandle) {
+        if view.fieldView == nil {
+            pipelines.unsubscribe(view)
+        } else {
+            view.cancel()
+            if let fieldView = view.fieldView { unsubscribe(fieldView) }
+        }
+    }
+
     public func tearDown() async {
+        pipelines.tearDown()
         for entry in subscriptions.values {
             entry.view.cancel()
             entry.cancellables.forEach { $0.cancel() }

@@ -17,8 +17,14 @@ public final class StateSubjectStrategy: ObservationStrategy {
         name: "state-subject",
         summary: "one CurrentValueSubject of the whole state; views map their slice + removeDuplicates()",
         dependency: "OpenCombine 0.14 (Combine on Apple platforms)",
-        capabilities: Capabilities(granularity: .store, deduplicates: true, delivery: .synchronous, transactional: true, coalesces: false)
+        capabilities: Capabilities(
+            granularity: .store, deduplicates: true, delivery: .synchronous, transactional: true, coalesces: false, memoizesDerived: false,
+            skipsUnchangedDerived: true)
     )
+
+    /// A selector, `subject.map(select).removeDuplicates()`, the usual way; and the default, a view
+    /// mapping its fields' slice and deriving from it.
+    nonisolated public static var derivationStyles: [DerivationStyle] { [.selector, .viewBody] }
 
     /// The whole store's state, as a centralised store keeps it.
     struct StoreState {
@@ -27,6 +33,7 @@ public final class StateSubjectStrategy: ObservationStrategy {
 
     private let subject: CurrentValueSubject<StoreState, Never>
     private var subscriptions: [ObjectIdentifier: (view: ViewHandle, cancellable: AnyCancellable)] = [:]
+    private var selectors: [ObjectIdentifier: (view: DerivedViewHandle, cancellable: AnyCancellable)] = [:]
     private let count: Int
 
     public init(records: [TaskRecord]) throws {
@@ -83,7 +90,39 @@ public final class StateSubjectStrategy: ObservationStrategy {
 
     public func settle() async {}
 
+    public func subscribeDerived(_ view: DerivedViewSpec, style: DerivationStyle) throws -> DerivedViewHandle {
+        switch style {
+        case .viewBody: return try subscribeDerivedInViewBody(view)
+        case .selector:
+            let fields = view.allFields
+            guard !fields.isEmpty else { throw StrategyError.emptyView }
+            for ref in fields { _ = try recordIndex(of: ref.id, count: count) }
+            let handle = DerivedViewHandle(spec: view)
+            // The selector evaluates every node the view reads on every state the subject sends;
+            // removeDuplicates() lets only a changed output re-run the view.
+            let cancellable =
+                subject
+                .map { state in view.output(countingOn: handle) { state.records[$0.id - 1].value(of: $0.field) } }
+                .removeDuplicates()
+                .sink { output in handle.recordRun(output) }
+            selectors[ObjectIdentifier(handle)] = (handle, cancellable)
+            return handle
+        default: throw DerivedError.unsupportedStyle(style, strategy: Self.descriptor.name)
+        }
+    }
+
+    public func unsubscribeDerived(_ view: DerivedViewHandle) {
+        view.cancel()
+        if let fieldView = view.fieldView { unsubscribe(fieldView) }
+        selectors.removeValue(forKey: ObjectIdentifier(view))?.cancellable.cancel()
+    }
+
     public func tearDown() async {
+        for entry in selectors.values {
+            entry.view.cancel()
+            entry.cancellable.cancel()
+        }
+        selectors.removeAll()
         for entry in subscriptions.values {
             entry.view.cancel()
             entry.cancellable.cancel()

@@ -1,0 +1,40 @@
+import ObservationStrategies
+
+/// The reactivity benchmarks' broad propagation: W values derived from one record's priority, each
+/// read by a view of its own.
+public struct FanOutWorkload: Workload {
+    /// Derived values, and views.
+    public let width: Int
+    public var name: String { "fan-out-\(width)" }
+    public var summary: String { "\(width) values derived from one record's priority, each read by a view of its own" }
+    /// Counted under `--measure instructions` at W = 10 only: a write at W = 100 or 1,000 re-runs
+    /// that many views, too long under Callgrind for a run of every strategy.
+    public var countsInstructions: Bool { width <= 10 }
+
+    /// The widths the suite measures.
+    public static let widths = [10, 100, 1_000]
+
+    public init(width: Int) {
+        self.width = max(1, width)
+    }
+
+    public func writesRows(named rowWorkload: String) -> Bool { DerivedRows.isRow(rowWorkload, of: name) }
+
+    public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
+        try await context.measureDerived(workload: name) { scenario() }
+    }
+
+    func scenario() -> DerivedScenario {
+        let source = FieldRef(1, .priority)
+        let graph = DerivedSpec(
+            nodes: (0..<width).map { offset in
+                DerivedNode(name: "fan-\(offset)", reads: [source]) { reader in
+                    guard case .priority(let value) = reader.field(source) else { return .int(0) }
+                    return .int(value + offset)
+                }
+            })
+        return DerivedScenario(
+            graph: graph, views: (0..<width).map { DerivedViewSpec(graph: graph, nodes: [$0]) },
+            write: { FieldWrite(1, .priority($0 % 2 == 0 ? 5 : 0)) }, note: "record 1's priority 0 ↔ 5, read by \(width) derived values")
+    }
+}

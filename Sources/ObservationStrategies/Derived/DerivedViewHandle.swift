@@ -1,0 +1,215 @@
+/// A subscribed view of derived values, on the harness's side: what it last showed and what it
+/// cost in re-runs and evaluations. Strategies update it from wherever their delivery happens (the
+/// main actor, a GRDB queue), so its state sits behind a lock; the harness reads it after
+/// `settle()` and ``catchUp()``.
+///
+/// A strategy that derives natively calls ``recordRun(_:)`` from the view body with the values it
+/// showed, and ``recordEvaluation(ofNode:)`` each time it evaluates a node. The default derivation
+/// (``ObservationStrategy/subscribeDerived(_:style:)``) has the view read fields through an
+/// ordinary ``ViewHandle`` and derives from them in ``catchUp()``.
+public final class DerivedViewHandle: Sendable, Identifiable, CustomStringConvertible {
+    public let spec: DerivedViewSpec
+    /// The ordinary view the default derivation reads its fields through; nil for a native one.
+    public let fieldView: ViewHandle?
+    private let state: Locked<DerivedViewState>
+    /// Where each field sits in the field view's values.
+    private let fieldIndex: [FieldRef: Int]
+
+    /// What a derived view has done so far.
+    public struct DerivedViewState: Sendable {
+        /// Times the view body ran because of a change (its subscription's first run not included).
+        public var reruns = 0
+        /// Re-runs whose output equalled what the view showed before.
+        public var avoidableReruns = 0
+        /// Runs whose output was none of ``allowedOutputs`` (when the harness set them): values
+        /// that no single state of the store produces.
+        public var glitches = 0
+        /// Evaluations of each node of the graph, by index, counted by the strategy.
+        public var evaluations: [Int]
+        /// What the view showed last, in the order of its spec (nodes, then fields).
+        public var lastOutput: [DerivedValue] = []
+        /// Whether the subscription's first run happened.
+        public var hasRun = false
+        public var isCancelled = false
+        /// The error that ended the view's subscription, if the strategy reported one.
+        public var failure: String?
+        /// The outputs a run may show (the states before and after the write being checked); nil:
+        /// not checked.
+        public var allowedOutputs: [[DerivedValue]]?
+        /// The field view's runs already folded in (the default derivation).
+        var foldedRuns = 0
+        /// Whether a native view was told something it reads changed since its body last ran.
+        var invalidated = false
+        /// A native view's render pass (``setRender(_:)``).
+        var render: (@MainActor @Sendable (DerivedViewHandle) -> Void)?
+
+        init(nodes: Int) { evaluations = Array(repeating: 0, count: nodes) }
+
+        /// Evaluations of every node together.
+        public var totalEvaluations: Int { evaluations.reduce(0, +) }
+    }
+
+    /// A view derived natively by the strategy.
+    public convenience init(spec: DerivedViewSpec) {
+        self.init(spec: spec, fieldView: nil)
+    }
+
+    /// A view derived from the fields `fieldView` reads (its spec lists ``DerivedViewSpec/allFields``).
+    public init(spec: DerivedViewSpec, fieldView: ViewHandle?) {
+        self.spec = spec
+        self.fieldView = fieldView
+        fieldIndex = Dictionary((fieldView?.spec.reads ?? []).enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        state = Locked(DerivedViewState(nodes: spec.graph.nodes.count))
+    }
+
+    /// A consistent copy of the view's state.
+    public var snapshot: DerivedViewState { state.withLock { $0 } }
+    public var lastOutput: [DerivedValue] { state.withLock { $0.lastOutput } }
+    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// Records one run of the view body, which showed `output`. Returns false (and records
+    /// nothing) once the view is cancelled.
+    @discardableResult
+    public func recordRun(_ output: [DerivedValue]) -> Bool {
+        state.withLock { state in
+            guard !state.isCancelled else { return false }
+            state.record(output, runs: 1)
+            return true
+        }
+    }
+
+    /// Records one evaluation of node `index` of the graph.
+    public func recordEvaluation(ofNode index: Int) {
+        state.withLock { state in
+            guard !state.isCancelled, state.evaluations.indices.contains(index) else { return }
+            state.evaluations[index] += 1
+        }
+    }
+
+    /// Records the error that ended this view's subscription.
+    public func recordFailure(_ message: String) {
+        state.withLock { state in
+            state.failure = message
+            state.isCancelled = true
+        }
+    }
+
+    /// Marks the view cancelled: later runs are ignored, and its render pass is dropped.
+    public func cancel() {
+        state.withLock {
+            $0.isCancelled = true
+            $0.render = nil
+        }
+    }
+
+    /// Sets a native view's render pass: what ``catchUp()`` calls (on the main actor, after the
+    /// store settled), as SwiftUI renders invalidated views once per frame. It usually re-runs the
+    /// view body when ``takeInvalidation()`` says something it read changed.
+    public func setRender(_ render: @escaping @MainActor @Sendable (DerivedViewHandle) -> Void) {
+        state.withLock { $0.render = render }
+    }
+
+    /// Records that something the view read changed (from any thread): its next render pass re-runs it.
+    public func invalidate() {
+        state.withLock { state in
+            guard !state.isCancelled else { return }
+            state.invalidated = true
+        }
+    }
+
+    /// Whether the view was invalidated since the last call (and clears it).
+    public func takeInvalidation() -> Bool {
+        state.withLock { state in
+            defer { state.invalidated = false }
+            return state.invalidated && !state.isCancelled
+        }
+    }
+
+    /// From now on, counts as a glitch any run whose output is none of `outputs` (nil: stop checking).
+    public func allowOutputs(_ outputs: [[DerivedValue]]?) {
+        state.withLock { $0.allowedOutputs = outputs }
+    }
+
+    /// The default derivation's view body: derives the view's output from the fields its field view
+    /// read in the runs made since the last call, evaluating every node the view reads once per
+    /// run, and records them. Each of those runs is judged by the output of the last (the field
+    /// view keeps no history): when a write re-ran the view twice before this call, both show the
+    /// same state, and the second is counted avoidable. For a native view, its render pass
+    /// (``setRender(_:)``), if it has one. The harness
+    /// calls it after every `settle()`, inside the measured loop: the derivation is part of the cost.
+    @MainActor
+    public func catchUp() {
+        guard let fieldView else {
+            if let render = state.withLock({ $0.render }) { render(self) }
+            return
+        }
+        let seen = fieldView.snapshot
+        if let failure = seen.failure {
+            recordFailure(failure)
+            return
+        }
+        guard seen.hasRun else { return }
+        let runs = seen.reruns + 1
+        let pending = state.withLock { runs - $0.foldedRuns }
+        guard pending > 0 else { return }
+        let roots = spec.nodes
+        let graph = spec.graph
+        let closure = graph.closure(of: roots)
+        var output: [DerivedValue] = []
+        for _ in 0..<pending {
+            var reader = FieldsReader(values: seen.lastSeen, index: fieldIndex)
+            for node in closure { reader.nodes[node] = graph.nodes[node].evaluate(reader) }
+            output = roots.map { reader.nodes[$0] ?? .ids([]) } + spec.fields.map { .field(reader.field($0)) }
+        }
+        state.withLock { state in
+            guard !state.isCancelled else { return }
+            for node in closure { state.evaluations[node] += pending }
+            state.foldedRuns = runs
+            state.record(output, runs: pending)
+        }
+    }
+
+    public var description: String {
+        "derived view(nodes \(spec.nodes.map { spec.graph.nodes[$0].name }.joined(separator: ", "))"
+            + (spec.fields.isEmpty ? "" : "; fields \(spec.fields.map(\.description).joined(separator: ", "))") + ")"
+    }
+}
+
+extension DerivedViewHandle.DerivedViewState {
+    /// Records `runs` runs that all showed `output` (the first one may be the subscription's).
+    fileprivate mutating func record(_ output: [DerivedValue], runs: Int) {
+        var remaining = runs
+        if !hasRun {
+            hasRun = true
+            remaining -= 1
+        } else if remaining > 0 {
+            reruns += 1
+            if output == lastOutput { avoidableReruns += 1 }
+            remaining -= 1
+        }
+        // Further runs showed the same output again.
+        reruns += remaining
+        avoidableReruns += remaining
+        if let allowedOutputs, runs > 0, !allowedOutputs.contains(output) { glitches += 1 }
+        lastOutput = output
+    }
+}
+
+/// Reads fields from the values one run of a field view saw, and nodes already evaluated.
+private struct FieldsReader: DerivedReader {
+    let values: [FieldValue]
+    let index: [FieldRef: Int]
+    var nodes: [Int: DerivedValue] = [:]
+
+    func field(_ ref: FieldRef) -> FieldValue {
+        guard let position = index[ref], values.indices.contains(position) else {
+            preconditionFailure("a derived node read \(ref), which it does not list in its reads")
+        }
+        return values[position]
+    }
+
+    func node(_ index: Int) -> DerivedValue {
+        guard let value = nodes[index] else { preconditionFailure("a derived node read node \(index), which it does not list as an input") }
+        return value
+    }
+}

@@ -1,0 +1,185 @@
+import Observation
+import Synchronization
+
+/// The two ways users of `@Observable` records derive values, for a strategy whose views are
+/// `withObservationTracking` scopes:
+/// - ``DerivationStyle/computed``: a computed property read in the view body. Every read evaluates
+///   it again, and the view tracks exactly the fields that evaluation read (a dynamic dependency
+///   tracks only the branch taken).
+/// - ``DerivationStyle/cached``: each derived value held in an `@Observable` cell of its own
+///   (``DerivedCell``), evaluated inside a tracking scope and evaluated again, in graph order, at
+///   the next render pass after an input changed; the view tracks the cells it reads. The new
+///   value is assigned whether or not it equals the old one, as a plain `cell.value = f(...)`
+///   does: whether that re-runs the views reading it is `@Observable`'s behaviour, and measured.
+///
+/// Invalidation marks a view (or cell) dirty; the render pass (``DerivedViewHandle/catchUp()``,
+/// after the store settled) brings cells up to date, then re-runs the views marked dirty, as
+/// SwiftUI renders once per frame.
+@MainActor
+final class TrackedDerivations {
+    /// Returns a function reading fields through the store's observable records (tracked when
+    /// called inside a tracking scope). Called on each run, so the records are the store's current ones.
+    private let reader: @MainActor () -> (FieldRef) -> FieldValue
+    private let records: @MainActor () -> Int
+    private var cells: [ObjectIdentifier: DerivedCells] = [:]
+    private var views: [ObjectIdentifier: DerivedViewHandle] = [:]
+
+    init(records: @escaping @MainActor () -> Int, reader: @escaping @MainActor () -> (FieldRef) -> FieldValue) {
+        self.records = records
+        self.reader = reader
+    }
+
+    func subscribe(_ spec: DerivedViewSpec, style: DerivationStyle, strategy: String) throws -> DerivedViewHandle {
+        let count = records()
+        let fields = spec.allFields
+        guard !fields.isEmpty else { throw StrategyError.emptyView }
+        for ref in fields { _ = try recordIndex(of: ref.id, count: count) }
+        let handle = DerivedViewHandle(spec: spec)
+        switch style {
+        case .computed:
+            handle.setRender { [weak self] handle in
+                guard handle.takeInvalidation() else { return }
+                self?.runComputed(handle)
+            }
+            views[ObjectIdentifier(handle)] = handle
+            runComputed(handle)
+        case .cached:
+            let graph = spec.graph
+            let cells = self.cells[ObjectIdentifier(graph)] ?? DerivedCells(graph: graph)
+            self.cells[ObjectIdentifier(graph)] = cells
+            cells.counters.append(handle)
+            cells.create(spec.nodes, read: reader())
+            handle.setRender { [weak self] handle in
+                guard let self else { return }
+                cells.refresh(read: self.reader())
+                guard handle.takeInvalidation() else { return }
+                self.runCached(handle, cells: cells)
+            }
+            views[ObjectIdentifier(handle)] = handle
+            runCached(handle, cells: cells)
+        default:
+            throw DerivedError.unsupportedStyle(style, strategy: strategy)
+        }
+        return handle
+    }
+
+    func unsubscribe(_ handle: DerivedViewHandle) {
+        handle.cancel()
+        views[ObjectIdentifier(handle)] = nil
+    }
+
+    func tearDown() {
+        for view in views.values { view.cancel() }
+        views.removeAll()
+        cells.removeAll()
+    }
+
+    /// The view body with computed properties: every node it reads is evaluated, and every node
+    /// those read, each time it is read.
+    private func runComputed(_ handle: DerivedViewHandle) {
+        let read = reader()
+        let spec = handle.spec
+        withObservationTracking {
+            let reader = ComputedReader(graph: spec.graph, handle: handle, read: read)
+            _ = handle.recordRun(spec.nodes.map { reader.node($0) } + spec.fields.map { .field(read($0)) })
+        } onChange: {
+            handle.invalidate()
+        }
+    }
+
+    /// The view body with cached values: reads the cells of its nodes and its fields.
+    private func runCached(_ handle: DerivedViewHandle, cells: DerivedCells) {
+        let read = reader()
+        let spec = handle.spec
+        let held = cells.cells
+        withObservationTracking {
+            _ = handle.recordRun(spec.nodes.map { held[$0]?.value ?? .ids([]) } + spec.fields.map { .field(read($0)) })
+        } onChange: {
+            handle.invalidate()
+        }
+    }
+}
+
+/// Evaluates nodes as computed properties: each read evaluates the node again.
+private struct ComputedReader: DerivedReader {
+    let graph: DerivedSpec
+    let handle: DerivedViewHandle
+    let read: (FieldRef) -> FieldValue
+
+    func field(_ ref: FieldRef) -> FieldValue { read(ref) }
+    func node(_ index: Int) -> DerivedValue {
+        handle.recordEvaluation(ofNode: index)
+        return graph.nodes[index].evaluate(self)
+    }
+}
+
+/// One cached derived value, observable as any `@Observable` property.
+@Observable
+final class DerivedCell {
+    var value: DerivedValue
+
+    init(_ value: DerivedValue) {
+        self.value = value
+    }
+}
+
+/// The cells of one graph in one store, shared by every view that reads it.
+@MainActor
+final class DerivedCells {
+    let graph: DerivedSpec
+    private(set) var cells: [Int: DerivedCell] = [:]
+    /// Cells whose inputs changed since they were evaluated (marked from a tracking callback).
+    private let dirty = Locked(Set<Int>())
+    /// The views of this graph; a cell's evaluation is counted on the first still subscribed
+    /// (the harness sums every view's counts).
+    var counters: [DerivedViewHandle] = []
+
+    init(graph: DerivedSpec) {
+        self.graph = graph
+    }
+
+    /// Marks cell `index` for evaluation at the next refresh (from a tracking callback, any thread).
+    nonisolated func markDirty(_ index: Int) {
+        dirty.withLock { _ = $0.insert(index) }
+    }
+
+    /// Creates the cells `roots` need, inputs first, each evaluated once.
+    func create(_ roots: [Int], read: @escaping (FieldRef) -> FieldValue) {
+        for index in graph.closure(of: roots) where cells[index] == nil {
+            cells[index] = DerivedCell(evaluate(index, read: read))
+        }
+    }
+
+    /// Evaluates again, in graph order, every cell an input of which changed, assigning its new
+    /// value (which marks the cells and views reading it); cells that become dirty while this runs
+    /// are evaluated in the same pass.
+    func refresh(read: @escaping (FieldRef) -> FieldValue) {
+        while let index = dirty.withLock({ dirty in dirty.min().map { dirty.remove($0)! } }) {
+            guard let cell = cells[index] else { continue }
+            cell.value = evaluate(index, read: read)
+        }
+    }
+
+    private func evaluate(_ index: Int, read: @escaping (FieldRef) -> FieldValue) -> DerivedValue {
+        counters.first { !$0.isCancelled }?.recordEvaluation(ofNode: index)
+        let reader = CellReader(cells: cells, read: read)
+        let node = graph.nodes[index]
+        return withObservationTracking {
+            node.evaluate(reader)
+        } onChange: { [weak self] in
+            self?.markDirty(index)
+        }
+    }
+}
+
+/// Reads fields, and earlier nodes from their cells (tracked).
+private struct CellReader: DerivedReader {
+    let cells: [Int: DerivedCell]
+    let read: (FieldRef) -> FieldValue
+
+    func field(_ ref: FieldRef) -> FieldValue { read(ref) }
+    func node(_ index: Int) -> DerivedValue {
+        guard let cell = cells[index] else { preconditionFailure("derived node \(index) has no cell: it is not an input of the node read") }
+        return cell.value
+    }
+}
