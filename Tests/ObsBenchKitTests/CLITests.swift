@@ -140,7 +140,7 @@ struct ListJSONTests {
 struct RunPlanTests {
     init() { BuiltInStrategiesKnown.declare() }
 
-    @Test("a suite that measures no strategy gets one worker, whose job names none; a job is one JSON value that the worker decodes unchanged")
+    @Test("a suite that measures no strategy gets one worker a round, whose job names none; a job is one JSON value that the worker decodes unchanged")
     func workersPerSuite() throws {
         let strategies = Array(StrategyRegistry.all.prefix(3))
         let plan = RunPlan(suites: [.latency, .hops], strategies: strategies, quick: true, objects: nil, workerTimeoutSeconds: 60)
@@ -162,7 +162,7 @@ struct RunPlanTests {
         let resolved = try decoded.resolve(strategies: strategies)
         #expect(resolved.suite.name == "latency" && resolved.strategy?.name == strategies[0].name)
         #expect(WorkerJob.arguments(job) == ["worker", "--job", job.json])
-        // latency: 8 rounds × 3 strategies; hops: 1 worker.
-        #expect(plan.workerCount == 8 * 3 + 1)
+        // latency: 8 rounds × 3 strategies; hops: one worker a round, its rounds' own.
+        #expect(plan.workerCount == 8 * 3 + Suite.hops.defaultRounds)
     }
 }

@@ -3,9 +3,7 @@ import ObservationStrategies
 extension RunReport {
     /// The derived suite's section: for each strategy and derivation style, the view re-runs
     /// filtered-sorted's five writes caused and how many of them showed nothing new, beside the
-    /// diamond's glitches. Empty when the run has no derived rows. (Not yet called by `init`: the
-    /// one-line hook, `blocks += Self.derivedSection(rows: rows, strategies: strategies)`, goes
-    /// after the suites' tables.)
+    /// diamond's glitches. Empty when the run has no derived rows. Follows the suites' tables.
     static func derivedSection(rows allRows: [ResultRow], strategies: [String]) -> [Block] {
         let rows = allRows.filter { $0.suite == Suite.derived.name }
         guard !rows.isEmpty else { return [] }

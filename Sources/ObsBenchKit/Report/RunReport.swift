@@ -83,6 +83,7 @@ public struct RunReport: Sendable {
             }
         }
         if let chartNote { blocks.append(.paragraph(chartNote)) }
+        blocks += Self.derivedSection(rows: rows, strategies: strategies)
         blocks += Self.whereTheCostGoes(profiles, strategies: strategies, relativeTo: runDirectory)
         if rows.contains(where: { $0.suite == Suite.memory.name }) {
             let file = runDirectory.appendingPathComponent(ResultsDirectory.FileName.memoryProfile).path
