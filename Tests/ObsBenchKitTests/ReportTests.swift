@@ -412,6 +412,27 @@ struct ReportTests {
         #expect(everyChange.promise.contains("does not coalesce"))
     }
 
+    @Test("a searched, filtered, sorted list ranks by the five filtered-sorted writes summed, with their re-runs and avoidable re-runs; a store lacking one is left out")
+    func filteredListProfile() throws {
+        let details = [Self.builtIn("plain"), Self.builtIn("observable"), Self.builtIn("published"), Self.builtIn("state-subject")]
+        var rows: [ResultRow] = []
+        let writes = FilteredSortedWorkload.Write.allCases.map { FilteredSortedWorkload($0).name }
+        // (strategy, time per write, re-runs per write, avoidable per write); state-subject lacks the query write.
+        for (strategy, time, reruns, avoidable) in [("observable", 2_000.0, 1.0, 0.0), ("published", 1_000.0, 2.0, 1.0), ("state-subject", 500.0, 1.0, 0.0)] {
+            for write in writes where !(strategy == "state-subject" && write.hasSuffix("query")) {
+                rows += [
+                    Self.row("derived", write, strategy, "latency", time), Self.row("derived", write, strategy, "reruns_per_write", reruns),
+                    Self.row("derived", write, strategy, "avoidable_reruns_per_write", avoidable),
+                ]
+            }
+        }
+        let guide = ProfileGuide(rows: rows, metadata: Self.metadata(suites: ["derived"], strategies: details))
+        let list = try Self.entry(guide, "A searched, filtered, sorted list")
+        #expect(list.ranking.map(\.strategy) == ["published", "observable"])
+        #expect(list.ranking.first?.value == "5.00 µs for the five writes; 10 view re-runs, 5 of them avoidable")
+        #expect(list.leftOut.contains { $0.strategy == "state-subject" && $0.reason.contains("filtered-sorted-query") })
+    }
+
     @Test("a profile whose deciding rows are missing ranks nobody and says what the run lacked; a strategy missing a row is named with why")
     func missingRowsRankNobody() throws {
         // A store of one's own whose views cost a stream and a task: its in-view reads are cheap,

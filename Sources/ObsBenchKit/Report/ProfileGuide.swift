@@ -130,7 +130,34 @@ public struct ProfileGuide: Sendable {
                 decidedBy: "a write until the one view reading it has re-run (strategies that coalesce show fewer changes: not ranked)",
                 workload: WriteObservedWorkload().name, perView: false, everyChange: true))
         entries.append(Self.burstEntry(evidence))
+        entries.append(Self.filteredListEntry(evidence))
         self.entries = entries
+    }
+
+    /// A searched, filtered, sorted list with a view per row (the design notes' property
+    /// inspector, whose `makeProperties()` searches, filters and sorts): ranked by the derived
+    /// suite's filtered-sorted writes, each timed until every view reading the list or a row has
+    /// caught up, summed over the five (a task leaving the list, one moving in it, a field nothing
+    /// shows, a value written again, the query changed), in the strategy's usual derivation; shown
+    /// with the view re-runs they caused and how many of them showed nothing new.
+    static func filteredListEntry(_ evidence: Evidence) -> Entry {
+        let writes = FilteredSortedWorkload.Write.allCases.map { FilteredSortedWorkload($0).name }
+        let latencies = writes.map { Need(.derived, $0, .latency) }
+        let reruns = writes.map { Need(.derived, $0, .rerunsPerWrite) }
+        let avoidable = writes.map { Need(.derived, $0, .avoidableRerunsPerWrite) }
+        return evidence.entry(
+            profile: "A searched, filtered, sorted list (the design notes' property inspector)",
+            decidedBy:
+                "the derived suite's five filtered-sorted writes (membership, order, an unread field, the same value, the query), each until every view of the list and its rows has caught up, summed; in the strategy's usual derivation, with the view re-runs they caused and how many showed nothing new",
+            needs: latencies + reruns + avoidable
+        ) { strategy, _ in
+            let total = latencies.compactMap { evidence.value($0, strategy) }.reduce(0, +)
+            let rerunCount = reruns.compactMap { evidence.value($0, strategy) }.reduce(0, +)
+            let avoidableCount = avoidable.compactMap { evidence.value($0, strategy) }.reduce(0, +)
+            return .ranked(
+                total,
+                "\(NumberFormat.nanoseconds(total)) for the five writes; \(NumberFormat.count(rerunCount)) view re-runs, \(NumberFormat.count(avoidableCount)) of them avoidable")
+        }
     }
 
     /// Many small views, each re-run often: ranked by what re-running one view costs, b of the
