@@ -214,29 +214,20 @@ struct ConformanceKitTests {
 
 /// `plain` under a false description: it claims property-level observation.
 @MainActor
-final class SilentStore: ObservationStrategy {
+final class SilentStore: ForwardingStore {
     nonisolated static let descriptor = StrategyDescriptor(
         name: "silent", summary: "plain, claiming to observe", dependency: "none",
         capabilities: Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false))
 
-    private let plain: PlainStrategy
+    let inner: PlainStrategy
 
-    init(records: [TaskRecord]) throws { plain = try PlainStrategy(records: records) }
-    func read(_ field: TaskField, of id: Int) throws -> FieldValue { try plain.read(field, of: id) }
-    func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue { try plain.readInsideView(field, of: id, times: times) }
-    func write(_ value: FieldValue, to id: Int) throws { try plain.write(value, to: id) }
-    func transaction(_ writes: [FieldWrite]) throws { try plain.transaction(writes) }
-    func subscribe(_ spec: ViewSpec) throws -> ViewHandle { try plain.subscribe(spec) }
-    func unsubscribe(_ view: ViewHandle) { plain.unsubscribe(view) }
-    func settle() async { await plain.settle() }
-    func tearDown() async { await plain.tearDown() }
-    func objectsThatMustBeFreed() -> [AnyObject] { plain.objectsThatMustBeFreed() }
+    init(records: [TaskRecord]) throws { inner = try PlainStrategy(records: records) }
 }
 
 /// `observations` (each view a main-actor task iterating `Observations`, so a view re-runs after
 /// the write has returned) under a description that claims synchronous delivery.
 @MainActor
-final class LateStore: ObservationStrategy {
+final class LateStore: ForwardingStore {
     nonisolated static let descriptor: StrategyDescriptor = {
         var descriptor = ObservationsStrategy.descriptor
         descriptor.name = "late"
@@ -245,25 +236,16 @@ final class LateStore: ObservationStrategy {
         return descriptor
     }()
 
-    private let observations: ObservationsStrategy
+    let inner: ObservationsStrategy
 
-    init(records: [TaskRecord]) throws { observations = try ObservationsStrategy(records: records) }
-    func read(_ field: TaskField, of id: Int) throws -> FieldValue { try observations.read(field, of: id) }
-    func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue { try observations.readInsideView(field, of: id, times: times) }
-    func write(_ value: FieldValue, to id: Int) throws { try observations.write(value, to: id) }
-    func transaction(_ writes: [FieldWrite]) throws { try observations.transaction(writes) }
-    func subscribe(_ spec: ViewSpec) throws -> ViewHandle { try observations.subscribe(spec) }
-    func unsubscribe(_ view: ViewHandle) { observations.unsubscribe(view) }
-    func settle() async { await observations.settle() }
-    func tearDown() async { await observations.tearDown() }
-    func objectsThatMustBeFreed() -> [AnyObject] { observations.objectsThatMustBeFreed() }
+    init(records: [TaskRecord]) throws { inner = try ObservationsStrategy(records: records) }
 }
 
 /// `observations` (each view a main-actor task iterating `Observations`, which delivers the latest
 /// value: writes made before it runs reach the view as one re-run) under a description that claims
 /// no coalescing.
 @MainActor
-final class UndeclaredCoalescingStore: ObservationStrategy {
+final class UndeclaredCoalescingStore: ForwardingStore {
     nonisolated static let descriptor: StrategyDescriptor = {
         var descriptor = ObservationsStrategy.descriptor
         descriptor.name = "undeclared-coalescing"
@@ -272,18 +254,9 @@ final class UndeclaredCoalescingStore: ObservationStrategy {
         return descriptor
     }()
 
-    private let observations: ObservationsStrategy
+    let inner: ObservationsStrategy
 
-    init(records: [TaskRecord]) throws { observations = try ObservationsStrategy(records: records) }
-    func read(_ field: TaskField, of id: Int) throws -> FieldValue { try observations.read(field, of: id) }
-    func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue { try observations.readInsideView(field, of: id, times: times) }
-    func write(_ value: FieldValue, to id: Int) throws { try observations.write(value, to: id) }
-    func transaction(_ writes: [FieldWrite]) throws { try observations.transaction(writes) }
-    func subscribe(_ spec: ViewSpec) throws -> ViewHandle { try observations.subscribe(spec) }
-    func unsubscribe(_ view: ViewHandle) { observations.unsubscribe(view) }
-    func settle() async { await observations.settle() }
-    func tearDown() async { await observations.tearDown() }
-    func objectsThatMustBeFreed() -> [AnyObject] { observations.objectsThatMustBeFreed() }
+    init(records: [TaskRecord]) throws { inner = try ObservationsStrategy(records: records) }
 }
 
 /// What a `WriteByWriteStore` declares about its transactions.
@@ -308,7 +281,7 @@ typealias HalfTransactionStore = WriteByWriteStore<ClaimsTransactions>
 /// `published` writing a transaction write by write, each shown to the views before the next is
 /// applied, declaring transactions or not as `Claim` says.
 @MainActor
-final class WriteByWriteStore<Claim: TransactionClaim>: ObservationStrategy {
+final class WriteByWriteStore<Claim: TransactionClaim>: ForwardingStore {
     nonisolated static var descriptor: StrategyDescriptor {
         StrategyDescriptor(
             name: Claim.transactional ? "half-transaction" : "write-by-write",
@@ -317,21 +290,13 @@ final class WriteByWriteStore<Claim: TransactionClaim>: ObservationStrategy {
             capabilities: Capabilities(granularity: .object, deduplicates: false, delivery: .synchronous, transactional: Claim.transactional, coalesces: false))
     }
 
-    private let published: PublishedStrategy
+    let inner: PublishedStrategy
 
-    init(records: [TaskRecord]) throws { published = try PublishedStrategy(records: records) }
-    func read(_ field: TaskField, of id: Int) throws -> FieldValue { try published.read(field, of: id) }
-    func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue { try published.readInsideView(field, of: id, times: times) }
-    func write(_ value: FieldValue, to id: Int) throws { try published.write(value, to: id) }
+    init(records: [TaskRecord]) throws { inner = try PublishedStrategy(records: records) }
     /// Write by write, each shown to the views before the next is applied (checking every id
     /// first, so that a bad write applies nothing, as rule 7 asks).
     func transaction(_ writes: [FieldWrite]) throws {
-        for write in writes { _ = try published.read(write.value.field, of: write.id) }
-        for write in writes { try published.write(write.value, to: write.id) }
+        for write in writes { _ = try inner.read(write.value.field, of: write.id) }
+        for write in writes { try inner.write(write.value, to: write.id) }
     }
-    func subscribe(_ spec: ViewSpec) throws -> ViewHandle { try published.subscribe(spec) }
-    func unsubscribe(_ view: ViewHandle) { published.unsubscribe(view) }
-    func settle() async { await published.settle() }
-    func tearDown() async { await published.tearDown() }
-    func objectsThatMustBeFreed() -> [AnyObject] { published.objectsThatMustBeFreed() }
 }

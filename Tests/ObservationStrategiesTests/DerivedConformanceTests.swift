@@ -56,7 +56,7 @@ enum DoesNotSkip: DerivedClaim { static let skips = false }
 /// `published` (whose derived views are the default, derived in the view body), declaring
 /// `skipsUnchangedDerived` as `Claim` says.
 @MainActor
-final class DerivedClaimStore<Claim: DerivedClaim>: ObservationStrategy {
+final class DerivedClaimStore<Claim: DerivedClaim>: ForwardingStore {
     nonisolated static var descriptor: StrategyDescriptor {
         var descriptor = PublishedStrategy.descriptor
         descriptor.name = "derived-claim-\(Claim.skips)"
@@ -65,23 +65,14 @@ final class DerivedClaimStore<Claim: DerivedClaim>: ObservationStrategy {
         return descriptor
     }
 
-    private let published: PublishedStrategy
+    let inner: PublishedStrategy
 
-    init(records: [TaskRecord]) throws { published = try PublishedStrategy(records: records) }
-    func read(_ field: TaskField, of id: Int) throws -> FieldValue { try published.read(field, of: id) }
-    func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue { try published.readInsideView(field, of: id, times: times) }
-    func write(_ value: FieldValue, to id: Int) throws { try published.write(value, to: id) }
-    func transaction(_ writes: [FieldWrite]) throws { try published.transaction(writes) }
-    func subscribe(_ spec: ViewSpec) throws -> ViewHandle { try published.subscribe(spec) }
-    func unsubscribe(_ view: ViewHandle) { published.unsubscribe(view) }
-    func settle() async { await published.settle() }
-    func tearDown() async { await published.tearDown() }
-    func objectsThatMustBeFreed() -> [AnyObject] { published.objectsThatMustBeFreed() }
+    init(records: [TaskRecord]) throws { inner = try PublishedStrategy(records: records) }
 }
 
 /// `published` whose derived views show the negation of each boolean they derive.
 @MainActor
-final class WrongValueStore: ObservationStrategy {
+final class WrongValueStore: ForwardingStore {
     nonisolated static var descriptor: StrategyDescriptor {
         var descriptor = PublishedStrategy.descriptor
         descriptor.name = "wrong-value"
@@ -89,18 +80,9 @@ final class WrongValueStore: ObservationStrategy {
         return descriptor
     }
 
-    private let published: PublishedStrategy
+    let inner: PublishedStrategy
 
-    init(records: [TaskRecord]) throws { published = try PublishedStrategy(records: records) }
-    func read(_ field: TaskField, of id: Int) throws -> FieldValue { try published.read(field, of: id) }
-    func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue { try published.readInsideView(field, of: id, times: times) }
-    func write(_ value: FieldValue, to id: Int) throws { try published.write(value, to: id) }
-    func transaction(_ writes: [FieldWrite]) throws { try published.transaction(writes) }
-    func subscribe(_ spec: ViewSpec) throws -> ViewHandle { try published.subscribe(spec) }
-    func unsubscribe(_ view: ViewHandle) { published.unsubscribe(view) }
-    func settle() async { await published.settle() }
-    func tearDown() async { await published.tearDown() }
-    func objectsThatMustBeFreed() -> [AnyObject] { published.objectsThatMustBeFreed() }
+    init(records: [TaskRecord]) throws { inner = try PublishedStrategy(records: records) }
 
     func subscribeDerived(_ view: DerivedViewSpec, style: DerivationStyle) throws -> DerivedViewHandle {
         let handle = DerivedViewHandle(spec: view)

@@ -162,12 +162,12 @@ struct StressTests {
 /// `dropEvery`th write to the counter (record 1's priority) is lost: neither stored nor shown.
 /// Every `extraRunEvery`th write to a record's title re-runs that title's views twice.
 @MainActor
-final class CountingFixtureStore: ObservationStrategy {
+final class CountingFixtureStore: ForwardingStore {
     nonisolated static let descriptor = StrategyDescriptor(
         name: "counting-fixture", summary: "plain records, views re-run per write; loses counter writes and re-runs views twice on purpose", dependency: "none",
         capabilities: Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false))
 
-    private let plain: PlainStrategy
+    let inner: PlainStrategy
     private let dropEvery: Int?
     private let extraRunEvery: Int?
     private var views: [ViewHandle] = []
@@ -177,15 +177,12 @@ final class CountingFixtureStore: ObservationStrategy {
     private(set) var droppedWrites = 0
 
     init(records: [TaskRecord], dropEvery: Int?, extraRunEvery: Int?) throws {
-        plain = try PlainStrategy(records: records)
+        inner = try PlainStrategy(records: records)
         self.dropEvery = dropEvery
         self.extraRunEvery = extraRunEvery
     }
 
     convenience init(records: [TaskRecord]) throws { try self.init(records: records, dropEvery: nil, extraRunEvery: nil) }
-
-    func read(_ field: TaskField, of id: Int) throws -> FieldValue { try plain.read(field, of: id) }
-    func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue { try plain.readInsideView(field, of: id, times: times) }
 
     func write(_ value: FieldValue, to id: Int) throws {
         var runs = 1
@@ -201,26 +198,26 @@ final class CountingFixtureStore: ObservationStrategy {
             if let extraRunEvery, titleWrites[id]!.isMultiple(of: extraRunEvery) { runs = 2 }
         default: break
         }
-        try plain.write(value, to: id)
+        try inner.write(value, to: id)
         let changed = FieldRef(id, value.field)
         for view in views where view.spec.reads.contains(changed) {
-            for _ in 0..<runs { view.recordRun(try view.spec.reads.map { try plain.read($0.field, of: $0.id) }) }
+            for _ in 0..<runs { view.recordRun(try view.spec.reads.map { try inner.read($0.field, of: $0.id) }) }
         }
     }
 
     func transaction(_ writes: [FieldWrite]) throws {
-        for write in writes { _ = try plain.read(write.value.field, of: write.id) }
+        for write in writes { _ = try inner.read(write.value.field, of: write.id) }
         for write in writes { try self.write(write.value, to: write.id) }
     }
 
     func subscribe(_ spec: ViewSpec) throws -> ViewHandle {
-        let view = try plain.subscribe(spec)
+        let view = try inner.subscribe(spec)
         views.append(view)
         return view
     }
 
     func unsubscribe(_ view: ViewHandle) {
-        plain.unsubscribe(view)
+        inner.unsubscribe(view)
         views.removeAll { $0 === view }
     }
 
@@ -228,8 +225,7 @@ final class CountingFixtureStore: ObservationStrategy {
 
     func tearDown() async {
         views.removeAll()
-        await plain.tearDown()
+        await inner.tearDown()
     }
 
-    func objectsThatMustBeFreed() -> [AnyObject] { plain.objectsThatMustBeFreed() }
 }
