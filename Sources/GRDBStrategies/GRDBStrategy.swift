@@ -29,21 +29,25 @@ import ObservationStrategies
 /// `removeDuplicates()` to (values, row versions), so a fetch of an identical snapshot is dropped
 /// and only fetches that saw a new commit re-run the view. A commit that writes a field's
 /// current value again still re-runs it: the rows' versions moved.
+///
+/// Derived values: a SQL query under `ValueObservation` (`GRDBDerivations.swift`).
 @MainActor
 public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
     nonisolated public static var descriptor: StrategyDescriptor { Kind.descriptor }
 
-    private let database: Kind.Writer
+    let database: Kind.Writer
     private let temporaryDirectory: URL?
-    private let count: Int
+    let count: Int
     private let version = VersionClock()
-    private let delivered = DeliverySignal()
-    private let deliveryQueue = DispatchQueue(label: "obsbench.grdb.views")
-    private var views: [ObjectIdentifier: (view: ViewHandle, cancellable: AnyDatabaseCancellable)] = [:]
+    let delivered = DeliverySignal()
+    let deliveryQueue = DispatchQueue(label: "obsbench.grdb.views")
+    var views: [ObjectIdentifier: (view: ViewHandle, cancellable: AnyDatabaseCancellable)] = [:]
     /// The views reading each field, so a write tells exactly those views what to wait for.
-    private var readers = ReadersIndex()
+    var readers = ReadersIndex()
     /// Views settling waits for: those just subscribed and those a commit concerned.
     let pending = PendingViews()
+    /// The `.sql` derived views and the tracker that settles each (`GRDBDerivations.swift`).
+    var derivedViews: [ObjectIdentifier: (view: DerivedViewHandle, tracker: ViewHandle)] = [:]
 
     public init(records: [TaskRecord]) throws {
         try validateRecordIDs(records)
@@ -209,6 +213,8 @@ public final class GRDBStrategy<Kind: GRDBStoreKind>: ObservationStrategy {
             entry.cancellable.cancel()
         }
         views.removeAll()
+        for entry in derivedViews.values { entry.view.cancel() }
+        derivedViews.removeAll()
         readers.removeAll()
         pending.removeAll()
         // Let deliveries already queued drain before the database closes.
@@ -250,7 +256,9 @@ public enum GRDBQueueKind: GRDBStoreKind {
         name: "grdb-queue",
         summary: "GRDB ValueObservation over an in-memory DatabaseQueue; re-fetch after each commit touching the region",
         dependency: "GRDB.swift 7.10 + system SQLite",
-        capabilities: Capabilities(granularity: .region, deduplicates: false, delivery: .asynchronous, transactional: true, coalesces: false)
+        capabilities: Capabilities(
+            granularity: .region, deduplicates: false, delivery: .asynchronous, transactional: true, coalesces: false, memoizesDerived: false,
+            skipsUnchangedDerived: true)
     )
 
     public static func open() throws -> (DatabaseQueue, URL?) {
@@ -269,7 +277,9 @@ public enum GRDBPoolKind: GRDBStoreKind {
         name: "grdb-pool",
         summary: "GRDB ValueObservation over a DatabasePool (WAL file); concurrent re-fetch after each commit touching the region",
         dependency: "GRDB.swift 7.10 + system SQLite",
-        capabilities: Capabilities(granularity: .region, deduplicates: false, delivery: .asynchronous, transactional: true, coalesces: true)
+        capabilities: Capabilities(
+            granularity: .region, deduplicates: false, delivery: .asynchronous, transactional: true, coalesces: true, memoizesDerived: false,
+            skipsUnchangedDerived: true)
     )
 
     public static func open() throws -> (DatabasePool, URL?) {
