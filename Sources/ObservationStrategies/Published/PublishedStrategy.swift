@@ -30,7 +30,9 @@ public final class PublishedStrategy: ObservationStrategy {
     private var tasks: [PublishedTask]
     private var subscriptions: [ObjectIdentifier: (view: ViewHandle, cancellables: [AnyCancellable])] = [:]
     private let renderQueue = RenderQueue()
-    private let pipelines = CombineDerivations()
+    /// Made by the first pipeline view: a store that derives nothing allocates nothing for it (the
+    /// memory suite's bytes and allocations per object are the store's own).
+    private var pipelines: CombineDerivations?
     #if OBSBENCH_CANARY_PUBLISHED_WRITE_OBSERVED
         /// Where the build canary's extra work goes (``BuildCanary``); unchecked, so that no
         /// exclusivity check adds to the canary's known cost (only `write` touches it).
@@ -103,6 +105,8 @@ public final class PublishedStrategy: ObservationStrategy {
         switch style {
         case .viewBody: return try subscribeDerivedInViewBody(view)
         case .pipeline:
+            let pipelines = self.pipelines ?? CombineDerivations()
+            self.pipelines = pipelines
             return try pipelines.subscribe(view, records: tasks.count, willChange: { tasks[$0 - 1].objectWillChange }) { [unowned self] ref in
                 self.tasks[ref.id - 1].value(of: ref.field)
             }
@@ -112,7 +116,7 @@ public final class PublishedStrategy: ObservationStrategy {
 
     public func unsubscribeDerived(_ view: DerivedViewHandle) {
         if view.fieldView == nil {
-            pipelines.unsubscribe(view)
+            pipelines?.unsubscribe(view)
         } else {
             view.cancel()
             if let fieldView = view.fieldView { unsubscribe(fieldView) }
@@ -120,7 +124,7 @@ public final class PublishedStrategy: ObservationStrategy {
     }
 
     public func tearDown() async {
-        pipelines.tearDown()
+        pipelines?.tearDown()
         for entry in subscriptions.values {
             entry.view.cancel()
             entry.cancellables.forEach { $0.cancel() }
