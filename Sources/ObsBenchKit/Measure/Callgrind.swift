@@ -101,22 +101,43 @@ public enum Callgrind {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        func text(at offset: Int, count: Int) -> String {
+        func bytes(at offset: Int, count: Int) -> [UInt8] {
             var bytes = [UInt8](repeating: 0, count: count)
             let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
-            return read > 0 ? String(decoding: bytes[0..<read], as: UTF8.self) : ""
+            return Array(bytes.prefix(max(0, read)))
         }
-        // The header (cmd:, desc:, events:, summary:) comes before every function's costs.
-        let head = text(at: 0, count: 16_384)
-        guard let summary = head.range(of: "\nsummary:"), let headEnd = head[summary.upperBound...].firstIndex(of: "\n") else {
+        // The header (cmd:, desc:, events:, summary:) comes before every function's costs. Both
+        // ends are searched as bytes: this runs in the worker after every dump, under Valgrind,
+        // where Foundation's string search over 16 KB took 14 ms a dump (1.5 s of plain's 8 s
+        // counted latency worker).
+        let head = bytes(at: 0, count: 16_384)
+        guard let summary = line(startingWith: "summary:", in: head) else {
             throw CallgrindError.unreadableDump(file: path)
         }
         let size = Int(lseek(descriptor, 0, SEEK_END))
-        let tail = text(at: max(0, size - 1_024), count: 1_024)
-        let totals = tail.range(of: "\ntotals:").map { String(tail[$0.lowerBound...]) } ?? ""
-        var counts = try CallgrindCounts(profile: String(head[..<headEnd]) + totals, file: path)
+        let tailStart = max(0, size - 1_024)
+        let tail = bytes(at: tailStart, count: 1_024)
+        // A line that starts the tail is whole only when the tail is the whole file.
+        let totals = line(startingWith: "totals:", in: tail, skippingFirst: tailStart > 0).map { tail[$0] } ?? []
+        var counts = try CallgrindCounts(
+            profile: String(decoding: head[..<summary.upperBound], as: UTF8.self) + "\n" + String(decoding: totals, as: UTF8.self), file: path)
         counts.file = path
         return counts
+    }
+
+    /// The range of the first line of `bytes` that starts with `prefix`, without its newline;
+    /// `skippingFirst`: not the first line (a partial one).
+    static func line(startingWith prefix: String, in bytes: [UInt8], skippingFirst: Bool = false) -> Range<Int>? {
+        let wanted = Array(prefix.utf8)
+        var start = 0
+        var first = true
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            if !(first && skippingFirst), bytes[start..<end].starts(with: wanted) { return start..<end }
+            first = false
+            start = end + 1
+        }
+        return nil
     }
 
     /// Deletes a dump that no profile needs.
