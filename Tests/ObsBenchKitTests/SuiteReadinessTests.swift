@@ -165,4 +165,14 @@ struct SuiteReadinessTests {
         readiness.finished(plan.selectedJobs[0])
         #expect(readiness.release() == ["consistency"])
     }
+
+    @Test("the run's last progress line gives each suite's wall time and its longest worker, and says \"1 worker\" for a suite of one")
+    @MainActor
+    func timeBySuite() {
+        let line = ProgressReporter.timeBySuite([
+            .init(suite: "latency", started: 0, ended: 96.4, workers: 80, longestWorker: "grdb-pool (round 3/8)", longestSeconds: 2.2),
+            .init(suite: "pool", started: 96.4, ended: 111.6, workers: 1, longestWorker: "pool", longestSeconds: 15.2),
+        ])
+        #expect(line == "time by suite: latency 1 min 36 s (80 workers, longest grdb-pool (round 3/8) 2 s), pool 15 s (1 worker)")
+    }
 }

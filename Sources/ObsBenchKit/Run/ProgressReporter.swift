@@ -10,6 +10,18 @@ public final class ProgressReporter {
     private var startedJobs = 0
     private var finishedJobs = 0
     public let totalJobs: Int
+    /// Each suite's wall time and longest worker so far, in the order the suites started.
+    private(set) var suiteTimes: [SuiteTime] = []
+
+    /// One suite's wall time (its first worker's start to its last one's end) and its longest worker.
+    struct SuiteTime: Equatable {
+        var suite: String
+        var started: Double
+        var ended: Double
+        var workers = 0
+        var longestWorker = ""
+        var longestSeconds = 0.0
+    }
 
     public init(totalJobs: Int, isTerminal: Bool = isatty(STDERR_FILENO) != 0) {
         self.totalJobs = totalJobs
@@ -27,6 +39,9 @@ public final class ProgressReporter {
     public func starting(suite: String, strategy: String) {
         let remaining = estimatedRemainingSeconds.map { ", ~\(Self.duration($0)) left" } ?? ""
         startedJobs += 1
+        if !suiteTimes.contains(where: { $0.suite == suite }) {
+            suiteTimes.append(SuiteTime(suite: suite, started: elapsedSeconds, ended: elapsedSeconds))
+        }
         let line = "[\(startedJobs)/\(totalJobs)] \(suite) · \(strategy) … \(Self.duration(elapsedSeconds)) elapsed\(remaining)"
         if isTerminal {
             Console.standardError("\r\u{1B}[K" + line)
@@ -37,6 +52,14 @@ public final class ProgressReporter {
 
     public func finished(suite: String, strategy: String, seconds: Double, error: String?) {
         finishedJobs += 1
+        if let index = suiteTimes.firstIndex(where: { $0.suite == suite }) {
+            suiteTimes[index].ended = elapsedSeconds
+            suiteTimes[index].workers += 1
+            if seconds > suiteTimes[index].longestSeconds {
+                suiteTimes[index].longestWorker = strategy
+                suiteTimes[index].longestSeconds = seconds
+            }
+        }
         if let error {
             let prefix = isTerminal ? "\r\u{1B}[K" : ""
             Console.standardError("\(prefix)error: \(suite) · \(strategy): \(error)\n")
@@ -55,8 +78,20 @@ public final class ProgressReporter {
         if isTerminal { Console.standardError("\r\u{1B}[K") }
     }
 
+    /// Clears the progress line and, after a run of more than one worker, says where its time
+    /// went: each suite's wall time and its longest worker.
     public func done() {
         clearLine()
+        if finishedJobs > 1, !suiteTimes.isEmpty { Console.standardError(Self.timeBySuite(suiteTimes) + "\n") }
+    }
+
+    /// "time by suite: latency 1 min 36 s (80 workers, longest grdb-pool (round 3/8) 2 s), …".
+    static func timeBySuite(_ times: [SuiteTime]) -> String {
+        "time by suite: "
+            + times.map { time in
+                let workers = time.workers == 1 ? "1 worker" : "\(time.workers) workers, longest \(time.longestWorker) \(duration(time.longestSeconds))"
+                return "\(time.suite) \(duration(time.ended - time.started)) (\(workers))"
+            }.joined(separator: ", ")
     }
 
     static func duration(_ seconds: Double) -> String {
