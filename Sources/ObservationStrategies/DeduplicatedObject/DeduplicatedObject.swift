@@ -10,16 +10,13 @@ import Dispatch
 /// The wrapper `ObservableObject` of the design notes' "attempted fix #2": it listens to the real
 /// objects' `objectWillChange`, waits a moment on the main queue for the change to land (`delay`),
 /// takes a snapshot of the slice its view reads (the fields it reads, or the values it derives),
-/// drops unchanged snapshots (`removeDuplicates()`), keeps the new one as `current`, and only then
-/// sends its own `objectWillChange`.
+/// drops unchanged snapshots (`removeDuplicates()`), and only then sends its own `objectWillChange`.
 ///
 /// ```swift
-/// let wrapper = DeduplicatedObject(willChange: merged, snapshot: { [task.priority] }, received: { … })
+/// let wrapper = DeduplicatedObject(willChange: merged, snapshot: { [task.value(of: .priority)] }, received: { … })
 /// ```
 final class DeduplicatedObject<Snapshot: Equatable>: ObservableObject {
     let objectWillChange = ObservableObjectPublisher()
-    /// The last snapshot that differed from the one before (the first, at the start).
-    private(set) var current: Snapshot
     private var cancellable: AnyCancellable?
 
     /// - Parameters:
@@ -27,8 +24,6 @@ final class DeduplicatedObject<Snapshot: Equatable>: ObservableObject {
     ///   - snapshot: the view's slice, read when a delayed notification arrives.
     ///   - received: called for every delayed notification, duplicate or not, before deduplication.
     init(willChange: AnyPublisher<Void, Never>, snapshot: @escaping () -> Snapshot, received: @escaping () -> Void) {
-        let first = snapshot()
-        current = first
         cancellable =
             willChange
             .delay(for: .nanoseconds(1), scheduler: Self.mainScheduler)
@@ -36,14 +31,10 @@ final class DeduplicatedObject<Snapshot: Equatable>: ObservableObject {
                 received()
                 return snapshot()
             }
-            .prepend(first)
+            .prepend(snapshot())
             .removeDuplicates()
             .dropFirst()
-            .sink { [weak self] snapshot in
-                guard let self else { return }
-                current = snapshot
-                objectWillChange.send()
-            }
+            .sink { [weak self] _ in self?.objectWillChange.send() }
     }
 
     /// Stops forwarding.

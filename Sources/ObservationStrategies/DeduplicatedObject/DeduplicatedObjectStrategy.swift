@@ -96,16 +96,16 @@ public final class DeduplicatedObjectStrategy: ObservationStrategy {
             for ref in fields { _ = try recordIndex(of: ref.id, count: tasks.count) }
             let handle = DerivedViewHandle(spec: view)
             let tasks = self.tasks
+            let shown = LastOutput()
             // The snapshot is what the view shows: every node it reads evaluated (counted), then its fields.
             let (wrapper, subscription) = wrap(records: fields.map(\.id), cancel: handle.cancel) {
-                view.output(countingOn: handle) { tasks[$0.id - 1].value(of: $0.field) }
+                shown.value = view.output(countingOn: handle) { tasks[$0.id - 1].value(of: $0.field) }
+                return shown.value
             }
-            let cancellable = wrapper.objectWillChange.sink { [weak wrapper] _ in
-                guard let wrapper else { return }
-                handle.recordRun(wrapper.current)
-            }
+            // The wrapper says the snapshot changed right after computing it: the view shows it.
+            let cancellable = wrapper.objectWillChange.sink { _ in handle.recordRun(shown.value) }
             subscriptions[ObjectIdentifier(handle)] = subscription.adding(cancellable)
-            handle.recordRun(wrapper.current)
+            handle.recordRun(shown.value)
             return handle
         default: throw DerivedError.unsupportedStyle(style, strategy: Self.descriptor.name)
         }
@@ -181,6 +181,13 @@ public final class DeduplicatedObjectStrategy: ObservationStrategy {
             total.take(pending.takeAll())
         }
     }
+}
+
+/// The output a derived view's snapshot computed last. The snapshot and the view's sink run on
+/// the main queue, the sink right after the snapshot that differed from the one before, so the
+/// last output is the one the wrapper let through.
+private final class LastOutput {
+    var value: [DerivedValue] = []
 }
 
 /// A count of delayed notifications not yet delivered.
