@@ -9,13 +9,13 @@ import Dispatch
 
 /// The wrapper `ObservableObject` of the design notes' "attempted fix #2": it listens to the real
 /// objects' `objectWillChange`, waits a moment on the main queue for the change to land (`delay`),
-/// takes a snapshot of the slice its view reads, drops unchanged snapshots (`removeDuplicates()`),
-/// and only then sends its own `objectWillChange`.
+/// takes a snapshot of the slice its view reads (the fields it reads, or the values it derives),
+/// drops unchanged snapshots (`removeDuplicates()`), and only then sends its own `objectWillChange`.
 ///
 /// ```swift
-/// let wrapper = DeduplicatedObject(objects: [task], snapshot: { [$0[0].priority] }, onChange: { … })
+/// let wrapper = DeduplicatedObject(willChange: merged, snapshot: { [task.value(of: .priority)] }, received: { … })
 /// ```
-final class DeduplicatedObject: ObservableObject {
+final class DeduplicatedObject<Snapshot: Equatable>: ObservableObject {
     let objectWillChange = ObservableObjectPublisher()
     private var cancellable: AnyCancellable?
 
@@ -23,11 +23,11 @@ final class DeduplicatedObject: ObservableObject {
     ///   - willChange: the real objects' `objectWillChange`, merged.
     ///   - snapshot: the view's slice, read when a delayed notification arrives.
     ///   - received: called for every delayed notification, duplicate or not, before deduplication.
-    init(willChange: AnyPublisher<Void, Never>, snapshot: @escaping () -> [FieldValue], received: @escaping () -> Void) {
+    init(willChange: AnyPublisher<Void, Never>, snapshot: @escaping () -> Snapshot, received: @escaping () -> Void) {
         cancellable =
             willChange
             .delay(for: .nanoseconds(1), scheduler: Self.mainScheduler)
-            .map { _ -> [FieldValue] in
+            .map { _ -> Snapshot in
                 received()
                 return snapshot()
             }

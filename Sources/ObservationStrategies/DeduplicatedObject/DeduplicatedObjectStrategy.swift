@@ -14,15 +14,25 @@ import Synchronization
 /// view as one snapshot.
 ///
 /// `settle()` waits until every delayed notification has arrived: each write counts the
-/// notifications it caused, each delayed delivery counts one off.
+/// notifications it caused, each delayed delivery counts one off. A derived view in the usual
+/// style (``DerivationStyle/pipeline``) has a wrapper of its own whose snapshot is the values it
+/// shows, derived again on each delayed notification and deduplicated the same way.
 @MainActor
 public final class DeduplicatedObjectStrategy: ObservationStrategy {
     nonisolated public static let descriptor = StrategyDescriptor(
         name: "deduplicated-object",
         summary: "ObservableObject records behind a per-view wrapper: objectWillChange delayed on the main queue, view slice snapshot, removeDuplicates()",
         dependency: "OpenCombine 0.14 + OpenCombineDispatch (Combine on Apple platforms)",
-        capabilities: Capabilities(granularity: .object, deduplicates: true, delivery: .asynchronous, transactional: false, coalesces: true)
+        capabilities: Capabilities(
+            granularity: .object, deduplicates: true, delivery: .asynchronous, transactional: false, coalesces: true, memoizesDerived: false,
+            skipsUnchangedDerived: true)
     )
+
+    /// The wrapper's pipeline with the derived values as its snapshot (the usual way: the view
+    /// re-runs only when what it shows changed, the values derived again on every delayed
+    /// notification of a record they read), and the wrapper over the fields with the values
+    /// derived in the view body, as a computed property re-read on the wrapper's `objectWillChange`.
+    nonisolated public static var derivationStyles: [DerivationStyle] { [.pipeline, .viewBody] }
 
     private var tasks: [PublishedTask]
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
@@ -61,12 +71,63 @@ public final class DeduplicatedObjectStrategy: ObservationStrategy {
         let view = ViewHandle(spec: spec)
         let tasks = self.tasks
         let reads = spec.reads
+        let (wrapper, subscription) = wrap(records: reads.map(\.id), cancel: view.cancel) { reads.map { tasks[$0.id - 1].value(of: $0.field) } }
+        // The view observes the wrapper, as a SwiftUI view would observe it as its object.
+        let cancellable = wrapper.objectWillChange.sink { _ in
+            guard view.recordNotification() else { return }
+            view.recordRun { tasks[$0.id - 1].value(of: $0.field) }
+        }
+        subscriptions[ObjectIdentifier(view)] = subscription.adding(cancellable)
+        view.recordRun { tasks[$0.id - 1].value(of: $0.field) }
+        return view
+    }
+
+    public func unsubscribe(_ view: ViewHandle) {
+        view.cancel()
+        subscriptions.removeValue(forKey: ObjectIdentifier(view))?.cancel(countingOffFrom: inFlight)
+    }
+
+    public func subscribeDerived(_ view: DerivedViewSpec, style: DerivationStyle) throws -> DerivedViewHandle {
+        switch style {
+        case .viewBody: return try subscribeDerivedInViewBody(view)
+        case .pipeline:
+            let fields = view.allFields
+            guard !fields.isEmpty else { throw StrategyError.emptyView }
+            for ref in fields { _ = try recordIndex(of: ref.id, count: tasks.count) }
+            let handle = DerivedViewHandle(spec: view)
+            let tasks = self.tasks
+            let shown = LastOutput()
+            // The snapshot is what the view shows: every node it reads evaluated (counted), then its fields.
+            let (wrapper, subscription) = wrap(records: fields.map(\.id), cancel: handle.cancel) {
+                shown.value = view.output(countingOn: handle) { tasks[$0.id - 1].value(of: $0.field) }
+                return shown.value
+            }
+            // The wrapper says the snapshot changed right after computing it: the view shows it.
+            let cancellable = wrapper.objectWillChange.sink { _ in handle.recordRun(shown.value) }
+            subscriptions[ObjectIdentifier(handle)] = subscription.adding(cancellable)
+            handle.recordRun(shown.value)
+            return handle
+        default: throw DerivedError.unsupportedStyle(style, strategy: Self.descriptor.name)
+        }
+    }
+
+    public func unsubscribeDerived(_ view: DerivedViewHandle) {
+        view.cancel()
+        if let fieldView = view.fieldView { unsubscribe(fieldView) }
+        subscriptions.removeValue(forKey: ObjectIdentifier(view))?.cancel(countingOffFrom: inFlight)
+    }
+
+    /// A wrapper over the records `ids` (each once) whose snapshot is `snapshot`, and the
+    /// subscription that keeps it: each real notification is counted before the delay, and the
+    /// wrapper counts it off on arrival.
+    private func wrap<Snapshot: Equatable>(
+        records ids: [Int], cancel: @escaping () -> Void, snapshot: @escaping () -> Snapshot
+    ) -> (DeduplicatedObject<Snapshot>, Subscription) {
         let delivered = self.delivered
         var seen = Set<Int>()
-        let objects = reads.compactMap { seen.insert($0.id).inserted ? tasks[$0.id - 1] : nil }
+        let objects = ids.compactMap { seen.insert($0).inserted ? tasks[$0 - 1] : nil }
         let inFlight = self.inFlight
         let pending = InFlight()
-        // Each real notification is counted before the delay; the wrapper counts it off on arrival.
         let willChange = PassthroughSubject<Void, Never>()
         let sources = objects.map { object in
             object.objectWillChange.sink { _ in
@@ -76,25 +137,12 @@ public final class DeduplicatedObjectStrategy: ObservationStrategy {
             }
         }
         let wrapper = DeduplicatedObject(
-            willChange: willChange.eraseToAnyPublisher(),
-            snapshot: { reads.map { tasks[$0.id - 1].value(of: $0.field) } },
+            willChange: willChange.eraseToAnyPublisher(), snapshot: snapshot,
             received: {
                 if pending.take(1) { inFlight.take(1) }
                 delivered.signal()
             })
-        // The view observes the wrapper, as a SwiftUI view would observe it as its object.
-        let cancellable = wrapper.objectWillChange.sink { _ in
-            guard view.recordNotification() else { return }
-            view.recordRun { tasks[$0.id - 1].value(of: $0.field) }
-        }
-        subscriptions[ObjectIdentifier(view)] = Subscription(view: view, wrapper: wrapper, cancellables: sources + [cancellable], pending: pending)
-        view.recordRun { tasks[$0.id - 1].value(of: $0.field) }
-        return view
-    }
-
-    public func unsubscribe(_ view: ViewHandle) {
-        view.cancel()
-        subscriptions.removeValue(forKey: ObjectIdentifier(view))?.cancel(countingOffFrom: inFlight)
+        return (wrapper, Subscription(cancelView: cancel, cancelWrapper: wrapper.cancel, cancellables: sources, pending: pending))
     }
 
     public func settle() async {
@@ -109,22 +157,37 @@ public final class DeduplicatedObjectStrategy: ObservationStrategy {
 
     public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
 
-    /// One view's wrapper and subscriptions, and its notifications still in flight.
+    /// One view's wrapper and subscriptions, and its notifications still in flight (a field view's
+    /// or a derived view's: the view and the wrapper are known by what cancels them).
     private struct Subscription {
-        var view: ViewHandle
-        var wrapper: DeduplicatedObject
+        var cancelView: () -> Void
+        var cancelWrapper: () -> Void
         var cancellables: [AnyCancellable]
         var pending: InFlight
+
+        /// The same subscription, keeping `cancellable` too.
+        func adding(_ cancellable: AnyCancellable) -> Subscription {
+            var copy = self
+            copy.cancellables.append(cancellable)
+            return copy
+        }
 
         /// Stops the view; its notifications still in flight will never arrive, so they are
         /// counted off the store's total.
         func cancel(countingOffFrom total: InFlight) {
-            view.cancel()
-            wrapper.cancel()
+            cancelView()
+            cancelWrapper()
             cancellables.forEach { $0.cancel() }
             total.take(pending.takeAll())
         }
     }
+}
+
+/// The output a derived view's snapshot computed last. The snapshot and the view's sink run on
+/// the main queue, the sink right after the snapshot that differed from the one before, so the
+/// last output is the one the wrapper let through.
+private final class LastOutput {
+    var value: [DerivedValue] = []
 }
 
 /// A count of delayed notifications not yet delivered.

@@ -80,8 +80,7 @@ final class TrackedDerivations {
         let read = reader()
         let spec = handle.spec
         withObservationTracking {
-            let reader = ComputedReader(graph: spec.graph, handle: handle, read: read)
-            _ = handle.recordRun(spec.nodes.map { reader.node($0) } + spec.fields.map { .field(read($0)) })
+            _ = handle.recordRun(ComputedReader(graph: spec.graph, handle: handle, read: read).output(of: spec))
         } onChange: {
             handle.invalidate()
         }
@@ -100,8 +99,10 @@ final class TrackedDerivations {
     }
 }
 
-/// Evaluates nodes as computed properties: each read evaluates the node again.
-private struct ComputedReader: DerivedReader {
+/// Evaluates nodes as computed properties: each read evaluates the node again, counted on
+/// `handle`. Inside a tracking scope (`withObservationTracking`, an `Observations` closure) the
+/// scope tracks exactly the fields those evaluations read through `read`.
+struct ComputedReader: DerivedReader {
     let graph: DerivedSpec
     let handle: DerivedViewHandle
     let read: (FieldRef) -> FieldValue
@@ -110,6 +111,11 @@ private struct ComputedReader: DerivedReader {
     func node(_ index: Int) -> DerivedValue {
         handle.recordEvaluation(ofNode: index)
         return graph.nodes[index].evaluate(self)
+    }
+
+    /// What a view of `spec` shows: each of its nodes evaluated, then its fields read.
+    func output(of spec: DerivedViewSpec) -> [DerivedValue] {
+        spec.nodes.map { node($0) } + spec.fields.map { .field(read($0)) }
     }
 }
 

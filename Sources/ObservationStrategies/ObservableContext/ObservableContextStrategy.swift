@@ -17,13 +17,22 @@ public final class ObservableContextStrategy: ObservationStrategy {
         name: "observable-context",
         summary: "one @Observable context with every record in one collection property; views read task(id) through it",
         dependency: "Observation (Swift toolchain)",
-        capabilities: Capabilities(granularity: .store, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false)
+        capabilities: Capabilities(
+            granularity: .store, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false, memoizesDerived: false,
+            skipsUnchangedDerived: false)
     )
+
+    /// Computed properties over the context's records, read in the view body, and values cached in
+    /// `@Observable` cells (``TrackedDerivations``): either way every read goes through the
+    /// context's one `records` property, so any write invalidates every derived view or cell.
+    nonisolated public static var derivationStyles: [DerivationStyle] { [.computed, .cached] }
 
     private var context: TaskContext?
     private let count: Int
     private var views: [ObjectIdentifier: ViewHandle] = [:]
     private let renderQueue = RenderQueue()
+    /// Made by the first derived view: a store that derives nothing allocates nothing for it.
+    private var derivations: TrackedDerivations?
 
     public init(records: [TaskRecord]) throws {
         try validateRecordIDs(records)
@@ -78,7 +87,24 @@ public final class ObservableContextStrategy: ObservationStrategy {
 
     public func settle() async {}
 
+    public func subscribeDerived(_ view: DerivedViewSpec, style: DerivationStyle) throws -> DerivedViewHandle {
+        let derivations =
+            self.derivations
+            ?? TrackedDerivations(records: { [unowned self] in self.count }) { [unowned self] in
+                let context = self.store
+                return { context.task($0.id).value(of: $0.field) }
+            }
+        self.derivations = derivations
+        return try derivations.subscribe(view, style: style, strategy: Self.descriptor.name)
+    }
+
+    public func unsubscribeDerived(_ view: DerivedViewHandle) {
+        derivations?.unsubscribe(view)
+    }
+
     public func tearDown() async {
+        derivations?.tearDown()
+        derivations = nil
         for view in views.values { view.cancel() }
         views.removeAll()
         renderQueue.removeAll()

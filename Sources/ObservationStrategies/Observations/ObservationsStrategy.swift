@@ -10,14 +10,21 @@ import Synchronization
 /// run and last saw the store's current values for every field it reads (the sequence promises the
 /// latest value, not every value). Writes only note the field they changed; settling looks up the
 /// views reading it, so its bookkeeping grows with the views notified, not with idle views.
+/// Derived views are `Observations` sequences too, over computed properties (``ObservedDerivations``),
+/// and settling waits for them the same way.
 @MainActor
 public final class ObservationsStrategy: ObservationStrategy {
     nonisolated public static let descriptor = StrategyDescriptor(
         name: "observations",
         summary: "Observations { } async sequence (SE-0475) per view, on the main actor",
         dependency: "Observation (Swift toolchain)",
-        capabilities: Capabilities(granularity: .property, deduplicates: false, delivery: .asynchronous, transactional: true, coalesces: true)
+        capabilities: Capabilities(
+            granularity: .property, deduplicates: false, delivery: .asynchronous, transactional: true, coalesces: true, memoizesDerived: false,
+            skipsUnchangedDerived: false)
     )
+
+    /// Computed properties over the records, read in an `Observations` closure (``ObservedDerivations``).
+    nonisolated public static var derivationStyles: [DerivationStyle] { [.computed] }
 
     private var tasks: [ObservedMainActorTask]
     private var views: [ObjectIdentifier: (view: ViewHandle, task: Task<Void, Never>)] = [:]
@@ -36,6 +43,8 @@ public final class ObservationsStrategy: ObservationStrategy {
     private let hasViews = Atomic<Bool>(false)
     /// Views settling waits for.
     let pending = PendingViews()
+    /// Made by the first derived view: a store that derives nothing allocates nothing for it.
+    private var derivations: ObservedDerivations?
 
     public init(records: [TaskRecord]) throws {
         try validateRecordIDs(records)
@@ -102,7 +111,7 @@ public final class ObservationsStrategy: ObservationStrategy {
             retiring.append(task)
         }
         readers.remove(view)
-        hasViews.store(!views.isEmpty, ordering: .relaxed)
+        hasViews.store(!views.isEmpty || derivations?.isEmpty == false, ordering: .relaxed)
     }
 
     /// Remembers that `ref` changed, for settling; with no view at all, there is nothing to remember.
@@ -113,18 +122,38 @@ public final class ObservationsStrategy: ObservationStrategy {
         if written.count >= Self.writtenBatch { markReadersOfWrittenFields() }
     }
 
-    /// Adds the views reading each written field to `pending`: work in proportion to those views.
+    /// Adds the views reading each written field to `pending`, and the derived views that may read
+    /// it to theirs: work in proportion to those views.
     private func markReadersOfWrittenFields() {
         for ref in written {
             for view in readers.views(reading: ref) { pending.add(view) }
         }
+        derivations?.noteWritten(written)
         written.removeAll(keepingCapacity: true)
     }
 
     public func settle() async {
         markReadersOfWrittenFields()
-        await delivered.waitUntil { self.pending.drain(whereCaughtUp: self.seesCurrentValues) }
+        await delivered.waitUntil {
+            self.pending.drain(whereCaughtUp: self.seesCurrentValues)
+                && self.derivations?.isCaughtUp(current: { self.tasks[$0.id - 1].value(of: $0.field) }) ?? true
+        }
         await finishRetiredTasks()
+        await derivations?.finishRetiredTasks()
+    }
+
+    public func subscribeDerived(_ view: DerivedViewSpec, style: DerivationStyle) throws -> DerivedViewHandle {
+        guard style == .computed else { throw DerivedError.unsupportedStyle(style, strategy: Self.descriptor.name) }
+        let derivations = self.derivations ?? ObservedDerivations(delivered: delivered)
+        self.derivations = derivations
+        let handle = try derivations.subscribe(view, tasks: tasks)
+        hasViews.store(true, ordering: .relaxed)
+        return handle
+    }
+
+    public func unsubscribeDerived(_ view: DerivedViewHandle) {
+        derivations?.unsubscribe(view)
+        hasViews.store(!views.isEmpty || derivations?.isEmpty == false, ordering: .relaxed)
     }
 
     private func finishRetiredTasks() async {
@@ -148,6 +177,8 @@ public final class ObservationsStrategy: ObservationStrategy {
         }
         for entry in running { await entry.task.value }
         await finishRetiredTasks()
+        await derivations?.tearDown()
+        derivations = nil
         tasks.removeAll()
     }
 

@@ -9,13 +9,27 @@ public final class StructViewModelStrategy: ObservationStrategy {
         name: "struct-vm",
         summary: "struct records in a context; @Observable view models made on demand, synced by the context",
         dependency: "Observation (Swift toolchain)",
-        capabilities: Capabilities(granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false)
+        capabilities: Capabilities(
+            granularity: .property, deduplicates: false, delivery: .synchronous, transactional: false, coalesces: false, memoizesDerived: true,
+            skipsUnchangedDerived: true)
     )
+
+    /// A derived view model holding each derived value in an `@Observable` cell, evaluated from the
+    /// record view models the context keeps in sync and evaluated again when one it read changed
+    /// (the usual way); and a computed property over those record view models, read in the view
+    /// body (``TrackedDerivations`` both).
+    nonisolated public static var derivationStyles: [DerivationStyle] { [.cached, .computed] }
 
     private let context: RecordContext
     private var views: [ObjectIdentifier: (view: ViewHandle, viewModels: [TaskViewModel])] = [:]
     private let renderQueue = RenderQueue()
     private let count: Int
+    /// The record view models derived views read, by id − 1: the context keeps view models only
+    /// weakly, so the store holds them until `tearDown()`, as ``TrackedDerivations`` holds its cells
+    /// (a cell tracks the view models it read, so they must outlive it).
+    private var derivedViewModels: [TaskViewModel?] = []
+    /// Made by the first derived view: a store that derives nothing allocates nothing for it.
+    private var derivations: TrackedDerivations?
 
     public init(records: [TaskRecord]) throws {
         try validateRecordIDs(records)
@@ -65,7 +79,33 @@ public final class StructViewModelStrategy: ObservationStrategy {
 
     public func settle() async {}
 
+    public func subscribeDerived(_ view: DerivedViewSpec, style: DerivationStyle) throws -> DerivedViewHandle {
+        for ref in view.allFields { _ = try recordIndex(of: ref.id, count: count) }
+        if derivedViewModels.isEmpty { derivedViewModels = Array(repeating: nil, count: count) }
+        for ref in view.allFields where derivedViewModels[ref.id - 1] == nil {
+            derivedViewModels[ref.id - 1] = context.viewModel(for: ref.id - 1)
+        }
+        let derivations =
+            self.derivations
+            ?? TrackedDerivations(records: { [unowned self] in self.count }) { [unowned self] in
+                let viewModels = self.derivedViewModels
+                return { ref in
+                    guard let viewModel = viewModels[ref.id - 1] else { preconditionFailure("no view model held for \(ref)") }
+                    return viewModel.value(of: ref.field)
+                }
+            }
+        self.derivations = derivations
+        return try derivations.subscribe(view, style: style, strategy: Self.descriptor.name)
+    }
+
+    public func unsubscribeDerived(_ view: DerivedViewHandle) {
+        derivations?.unsubscribe(view)
+    }
+
     public func tearDown() async {
+        derivations?.tearDown()
+        derivations = nil
+        derivedViewModels.removeAll()
         for entry in views.values { entry.view.cancel() }
         views.removeAll()
         renderQueue.removeAll()
@@ -73,7 +113,7 @@ public final class StructViewModelStrategy: ObservationStrategy {
     }
 
     public func objectsThatMustBeFreed() -> [AnyObject] {
-        [context] + views.values.flatMap(\.viewModels)
+        [context] + views.values.flatMap(\.viewModels) + derivedViewModels.compactMap { $0 }
     }
 
     private func arm(_ view: ViewHandle, viewModels: [TaskViewModel]) {
