@@ -47,7 +47,7 @@ struct DerivedCountTests {
         #expect(perWrite.loopOverheadInstructions == 20)
         #expect(perWrite.profileDumps?.operations == 6)
         // Timed, a write is one operation: nothing changes.
-        let context = WorkloadContext(runID: "r", suite: "derived", strategy: nil, sampler: DerivedSuiteTests.sampler, objects: 10)
+        let context = WorkloadContext(runID: "r", suite: "derived", strategy: nil, sampler: SamplerSettings.standard, objects: 10)
         #expect(CountedWrites(context).writesPerOperation == 1)
         var counting = context
         counting.measure = .instructions
