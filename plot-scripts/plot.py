@@ -7,8 +7,10 @@ whiskers (operations in ns and scans in µs or ms on axes of their own), subscri
 scaling on log-log axes (one panel per topology), memory per object split into the record and
 the observation machinery, hop latency per isolation kind and caller count, torn
 observations per 1,000 transactions, the store-isolation suite's operations per store, and the
-pool suite's probe latencies per compute placement and busy task count. A chart whose suite is not in the run is skipped with a
-message, never an error. Exit status: 0 charts written (or skipped), 1 unreadable input.
+pool suite's probe latencies per compute placement and busy task count, and the derived suite's
+filtered-sorted writes (cost and re-runs, avoidable ones hatched, per strategy and derivation
+style) over its growth in chain depth D and fan-out width W. A chart whose suite is not in the run
+is skipped with a message, never an error. Exit status: 0 charts written (or skipped), 1 unreadable input.
 
 A timing not distinguishable from the empty loop (see indistinguishable_from_empty_loop: the rule
 obsbench's tables use) gets no bar or point: its place says "≈ empty loop", explained on the chart.
@@ -22,6 +24,7 @@ import sys
 import textwrap
 
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -593,6 +596,203 @@ def pool_chart(rows, out, written):
     save(figure, out, "pool", written)
 
 
+# The derived suite's filtered-sorted writes, in the suite's order, and their colours.
+DERIVED_WRITES = ["membership", "order", "unread-field", "same-value", "query"]
+DERIVED_WRITE_PREFIX = "filtered-sorted-"
+
+
+def derived_label(workload, base):
+    """The strategy's derivation style a derived row's workload names: "" for its usual one,
+    "+cached" for another (workload "diamond+cached" of base "diamond"); None for another
+    workload's row (or a concrete loop's, "diamond-concrete")."""
+    if workload == base:
+        return ""
+    if workload.startswith(base + "+"):
+        return workload[len(base):]
+    return None
+
+
+def derived_cost_metric(rows):
+    """The derived rows' cost: (metric, unit label, per-unit scale, unit name): time when the run
+    timed them, else instructions."""
+    derived = [r for r in rows if r["suite"] == "derived"]
+    if any(r["metric"] == "latency" for r in derived):
+        unit, scale = time_unit([r["median"] for r in derived if r["metric"] == "latency"
+                                 and r["workload"].startswith(DERIVED_WRITE_PREFIX)])
+        return "latency", f"{unit} per write to quiescence (median, 95% CI)", scale, unit
+    return "instructions", "Ir per write to quiescence (median)", 1.0, "Ir"
+
+
+def derived_chart_data(rows):
+    """What the derived chart draws, from the derived suite's rows:
+    labels: strategy+style in the run's strategy order ("observable", "observable+cached");
+    writes: {(label, write): dict(cost, low, high, reruns, avoidable)} for filtered-sorted's five
+    writes (a key missing: no row with a number); growth: {"chain": {label: [(D, cost)]},
+    "fan-out": {label: [(W, cost)]}}; and the cost metric (derived_cost_metric)."""
+    derived = [r for r in rows if r["suite"] == "derived"]
+    metric, axis_label, scale, unit = derived_cost_metric(rows)
+    by_key = {}
+    for r in derived:
+        by_key.setdefault((r["workload"], r["strategy"], r["metric"]), r)
+    strategies = ordered({r["strategy"] for r in derived})
+    labels = []
+    for strategy in strategies:
+        styles = []
+        for r in derived:
+            if r["strategy"] != strategy:
+                continue
+            for write in DERIVED_WRITES:
+                style = derived_label(r["workload"], DERIVED_WRITE_PREFIX + write)
+                if style is not None and style not in styles:
+                    styles.append(style)
+        for style in sorted(styles, key=lambda s: (s != "", s)):
+            labels.append(strategy + style)
+    writes = {}
+    for label in labels:
+        strategy = next(s for s in strategies if label == s or label.startswith(s + "+"))
+        style = label[len(strategy):]
+        for write in DERIVED_WRITES:
+            workload = DERIVED_WRITE_PREFIX + write + style
+            cost = by_key.get((workload, strategy, metric))
+            reruns = by_key.get((workload, strategy, "reruns_per_write"))
+            avoidable = by_key.get((workload, strategy, "avoidable_reruns_per_write"))
+            if cost is None and reruns is None:
+                continue
+            entry = dict(cost=None, low=0.0, high=0.0, reruns=None, avoidable=None)
+            if cost is not None and not indistinguishable_from_empty_loop(cost) and cost["median"] > 0:
+                entry.update(cost=cost["median"] / scale, low=max(cost["median"] - cost["ci95_low"], 0) / scale,
+                             high=max(cost["ci95_high"] - cost["median"], 0) / scale)
+            if reruns is not None:
+                entry["reruns"] = reruns["median"]
+                entry["avoidable"] = avoidable["median"] if avoidable is not None else None
+            writes[(label, write)] = entry
+    growth = {"chain": {}, "fan-out": {}}
+    growth_unit, growth_scale = unit, scale
+    if metric == "latency":
+        growth_unit, growth_scale = time_unit([r["median"] for r in derived if r["metric"] == "latency"
+                                               and r["workload"].startswith(("chain-", "fan-out-"))])
+    for label in labels:
+        strategy = next(s for s in strategies if label == s or label.startswith(s + "+"))
+        style = label[len(strategy):]
+        for family in growth:
+            points = []
+            for r in derived:
+                if r["strategy"] != strategy or r["metric"] != metric or not r["workload"].startswith(family + "-"):
+                    continue
+                size, _, rest = r["workload"][len(family) + 1:].partition("+")
+                if not size.isdigit() or ("+" + rest if rest else "") != style:
+                    continue
+                if indistinguishable_from_empty_loop(r) or r["median"] <= 0:
+                    continue
+                points.append((int(size), r["median"] / growth_scale))
+            if points:
+                growth[family][label] = sorted(points)
+    growth_label = f"{growth_unit} per write to quiescence" + (" (median)" if metric == "latency" else "")
+    return dict(labels=labels, writes=writes, growth=growth, metric=metric, axis_label=axis_label, unit=unit, growth_label=growth_label)
+
+
+def derived_chart(rows, out, written):
+    """plots/derived: per strategy and derivation style, filtered-sorted's five writes: the cost
+    per write (log axis) and, beside it, the view re-runs per write with the avoidable ones (views
+    that showed what they showed before) hatched over them on the same axis; under them the growth
+    of the cost over chain depth D and fan-out width W (log-log), a line per strategy and style."""
+    if not any(r["suite"] == "derived" for r in rows):
+        return "derived: suite not in this run"
+    data = derived_chart_data(rows)
+    labels, writes, growth = data["labels"], data["writes"], data["growth"]
+    if not labels:
+        return "derived: no filtered-sorted rows to chart"
+    write_colors = dict(zip(DERIVED_WRITES, plt.get_cmap("tab10").colors))
+    line_colors = colors_for(labels)
+    # tab20 pairs neighbours in light and dark shades: a marker of its own tells them apart too.
+    markers = {label: "osD^vPX"[index % 7] for index, label in enumerate(labels)}
+    width = 12.5
+    band = 0.13 * len(DERIVED_WRITES) + 0.2   # inches per strategy+style row
+    top_height = band * len(labels) + 0.9
+    growth_height = 3.4 if any(growth.values()) else 0
+    columns = min(len(labels), 6)
+    key = key_height(len(labels), columns, "") if growth_height else 0
+    write_key = key_height(len(DERIVED_WRITES) + 1, len(DERIVED_WRITES) + 1, "")
+    heights = [write_key, top_height] + ([growth_height, key] if growth_height else [])
+    figure = plt.figure(figsize=(width, sum(heights) + 0.9), layout="constrained")
+    grid = figure.add_gridspec(len(heights), 2, height_ratios=heights)
+    cost_axis = figure.add_subplot(grid[1, 0])
+    reruns_axis = figure.add_subplot(grid[1, 1], sharey=cost_axis)
+    bar = 0.8 / len(DERIVED_WRITES)
+    missing = False
+    # An instruction run has no re-runs (the timing run counts them): no ×s for them.
+    counts_reruns = any(r["suite"] == "derived" and r["metric"] == "reruns_per_write" for r in rows)
+    for row_index, label in enumerate(labels):
+        for write_index, write in enumerate(DERIVED_WRITES):
+            y = row_index - 0.4 + bar * (write_index + 0.5)
+            entry = writes.get((label, write))
+            color = write_colors[write]
+            if entry is None or entry["cost"] is None:
+                missing = True
+                cost_axis.plot([0.0], [y], transform=blended_transform_factory(cost_axis.transAxes, cost_axis.transData),
+                               marker="x", markersize=4, color=color, linestyle="none", clip_on=False)
+            else:
+                cost_axis.barh(y, entry["cost"], bar * 0.92, color=color,
+                               xerr=[[entry["low"]], [entry["high"]]], error_kw=dict(elinewidth=0.6, ecolor="black", capsize=1.5))
+            if entry is None or entry["reruns"] is None:
+                if counts_reruns:
+                    reruns_axis.plot([0.0], [y], marker="x", markersize=4, color=color, linestyle="none", clip_on=False)
+                    missing = True
+                continue
+            reruns_axis.barh(y, entry["reruns"], bar * 0.92, color=color)
+            if entry["avoidable"]:
+                reruns_axis.barh(y, entry["avoidable"], bar * 0.92, color="none", edgecolor="black", hatch="////", linewidth=0)
+            if entry["reruns"] == 0:
+                reruns_axis.text(0.15, y, "0", va="center", ha="left", fontsize=6, color=color)
+    cost_axis.set_yticks(range(len(labels)), labels, fontsize=9)
+    cost_axis.set_ylim(len(labels) - 0.5, -0.5)
+    cost_axis.set_xscale("log")
+    cost_axis.set_xlabel(data["axis_label"])
+    cost_axis.set_title("filtered-sorted: cost per write", fontsize=11)
+    cost_axis.grid(axis="x", which="major", alpha=0.3)
+    cost_axis.set_axisbelow(True)
+    reruns_axis.tick_params(labelleft=False)
+    reruns_axis.set_xscale("symlog", linthresh=1)
+    reruns_axis.set_xlim(left=0)
+    reruns_axis.set_xlabel("view re-runs per write (hatched: of them avoidable, on the same axis)")
+    reruns_axis.set_title("filtered-sorted: re-runs per write, avoidable hatched", fontsize=11)
+    reruns_axis.grid(axis="x", which="major", alpha=0.3)
+    reruns_axis.set_axisbelow(True)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=write_colors[w]) for w in DERIVED_WRITES]
+    handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="black", hatch="////", linewidth=0.5))
+    names = [f"write: {w}" for w in DERIVED_WRITES] + ["avoidable re-runs"]
+    add_key(figure, grid[0, :], handles, names, len(names))
+    if not counts_reruns:
+        reruns_axis.text(0.5, 0.5, "re-runs are counted by a timing run\n(this run counted instructions only)", transform=reruns_axis.transAxes,
+                         ha="center", va="center", fontsize=9)
+    notes = []
+    if missing:
+        notes.append("× at a panel's foot: no number for that write (an error row, or not measurable: "
+                     "a store that observes nothing shows a stale value; the tables say which).")
+    notes.append("Every view's output was checked against a from-scratch computation before a number was kept.")
+    if growth_height:
+        for column, (family, symbol) in enumerate((("chain", "depth D"), ("fan-out", "width W"))):
+            axis = figure.add_subplot(grid[2, column])
+            for label, points in growth[family].items():
+                axis.plot([p[0] for p in points], [p[1] for p in points], marker=markers[label], markersize=4, color=line_colors[label], label=label)
+            axis.set_xscale("log")
+            axis.set_yscale("log")
+            axis.set_xlabel(f"{family} {symbol}")
+            axis.set_title(f"{family}-{symbol.split()[1]}: cost per write", fontsize=11)
+            axis.grid(which="major", alpha=0.3)
+            xs = sorted({p[0] for points in growth[family].values() for p in points})
+            if xs:
+                axis.set_xticks(xs, [f"{x:,}" for x in xs])
+                axis.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+            axis.set_ylabel(data["growth_label"])
+        shown = [label for label in labels if any(label in growth[f] for f in growth)]
+        add_key(figure, grid[3, :], [plt.Line2D([], [], marker=markers[l], markersize=4, color=line_colors[l]) for l in shown], shown,
+                columns)
+    figure.suptitle("Derived state: a searched, filtered, sorted list's five writes; chains and fan-outs")
+    add_note(figure, " ".join(notes))
+    save(figure, out, "derived", written)
+
+
 # Each suite's chart function, by suite name; it writes plots/<suite>.png and .svg, the name
 # `obsbench list --format json` gives as the suite's "chart".
 CHARTS = {
@@ -604,6 +804,7 @@ CHARTS = {
     "store-isolation": store_isolation_chart,
     "pool": pool_chart,
     "subscription": subscription_chart,
+    "derived": derived_chart,
 }
 
 

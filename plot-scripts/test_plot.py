@@ -228,5 +228,109 @@ class EmptyLoopTests(unittest.TestCase):
         plot.plt.close(figure)
 
 
+def derived_row(workload, strategy, metric, median, unit=None):
+    """A results.csv row of the derived suite, as csv.DictReader gives it (every field text)."""
+    units = {"latency": "ns/op", "instructions": "Ir/op", "reruns_per_write": "count", "avoidable_reruns_per_write": "count"}
+    row = latency_row(workload, strategy, median, median * 0.95, metric=metric, unit=unit or units.get(metric, "count"))
+    row.update(suite="derived")
+    return row
+
+
+def derived_rows(metric="latency"):
+    """A small derived run: observable in two styles and plain; plain's membership write not
+    measurable (no value), observable+cached's query write an error row."""
+    rows = []
+    for strategy, style, scale in (("plain", "", 0.1), ("observable", "", 1.0), ("observable", "+cached", 1.5)):
+        for index, write in enumerate(["membership", "order", "unread-field", "same-value", "query"]):
+            workload = f"filtered-sorted-{write}{style}"
+            if strategy == "plain" and write == "membership":
+                rows.append(dict(derived_row(workload, strategy, "reruns_per_write", 1), median="", ci95_low="", ci95_high="", p10=""))
+                continue
+            if style == "+cached" and write == "query":
+                rows.append(dict(derived_row(workload, strategy, "error", 1), median=""))
+                continue
+            rows.append(derived_row(workload, strategy, metric, 40_000 * scale * (index + 1)))
+            reruns = 0 if write == "unread-field" else 179
+            rows.append(derived_row(workload, strategy, "reruns_per_write", reruns))
+            rows.append(derived_row(workload, strategy, "avoidable_reruns_per_write", 178 if reruns else 0))
+        if strategy == "plain":
+            continue
+        for family, sizes in (("chain", (1, 4, 16)), ("fan-out", (10, 100, 1000))):
+            for size in sizes:
+                rows.append(derived_row(f"{family}-{size}{style}", strategy, metric, 500 * scale * size))
+    rows.append(derived_row("diamond-concrete", "observable", metric, 300))
+    return rows
+
+
+class DerivedChartTests(unittest.TestCase):
+    """The derived suite's chart: filtered-sorted's five writes per strategy and style, cost beside
+    re-runs with the avoidable ones hatched, and the growth over D and W."""
+
+    def data(self, rows):
+        with tempfile.TemporaryDirectory() as folder:
+            write_rows(folder, rows)
+            csv_path, parsed = plot.read_rows(folder)
+        plot.STRATEGY_ORDER[:] = ["plain", "observable"]
+        return parsed, plot.derived_chart_data(parsed)
+
+    def test_each_strategy_and_style_gets_its_writes_and_its_growth(self):
+        _, data = self.data(derived_rows())
+        self.assertEqual(data["labels"], ["plain", "observable", "observable+cached"])
+        self.assertEqual(data["metric"], "latency")
+        self.assertEqual(data["unit"], "µs")
+        entry = data["writes"][("observable+cached", "order")]
+        self.assertAlmostEqual(entry["cost"], 120.0)
+        self.assertEqual((entry["reruns"], entry["avoidable"]), (179, 178))
+        self.assertEqual(data["writes"][("observable", "unread-field")]["reruns"], 0)
+        # Not measurable (no value) and an error row: nothing to draw.
+        self.assertNotIn(("plain", "membership"), data["writes"])
+        self.assertNotIn(("observable+cached", "query"), data["writes"])
+        self.assertEqual(data["growth"]["chain"]["observable"], [(1, 0.5), (4, 2.0), (16, 8.0)])
+        self.assertEqual([p[0] for p in data["growth"]["fan-out"]["observable+cached"]], [10, 100, 1000])
+        self.assertNotIn("plain", data["growth"]["chain"])
+        # A concrete loop's row is no style of its strategy's.
+        self.assertIsNone(plot.derived_label("diamond-concrete", "diamond"))
+
+    def test_an_instruction_run_is_drawn_in_ir(self):
+        _, data = self.data(derived_rows(metric="instructions"))
+        self.assertEqual(data["metric"], "instructions")
+        self.assertEqual(data["writes"][("observable", "order")]["cost"], 80_000)
+
+    def test_the_chart_marks_avoidable_reruns_and_missing_rows_without_overlaps(self):
+        parsed, data = self.data(derived_rows())
+        figures = []
+        original = plot.save
+        plot.save = lambda figure, out, name, written: figures.append((figure, name))
+        try:
+            plot.derived_chart(parsed, None, [])
+        finally:
+            plot.save = original
+        figure, name = figures[0]
+        self.assertEqual(name, "derived")
+        reruns = next(axis for axis in figure.axes if axis.get_title().startswith("filtered-sorted: re-runs"))
+        hatched = [p for p in reruns.patches if p.get_hatch()]
+        with_avoidable = [e for e in data["writes"].values() if e["avoidable"]]
+        self.assertEqual(len(hatched), len(with_avoidable))
+        self.assertEqual(sorted(p.get_width() for p in hatched), sorted(e["avoidable"] for e in with_avoidable))
+        self.assertIn("0", [text.get_text() for text in reruns.texts])
+        notes = " ".join(text.get_text() for text in figure.texts)
+        self.assertIn("no number for that write", notes)
+        self.assertEqual([axis.get_title() for axis in figure.axes if axis.get_xscale() == "log" and axis.get_yscale() == "log"],
+                         ["chain-D: cost per write", "fan-out-W: cost per write"])
+        self.assertEqual(plot.overlapping_texts(figure), [])
+        plot.plt.close(figure)
+
+    def test_the_chart_is_written_as_png_and_svg(self):
+        with tempfile.TemporaryDirectory() as folder:
+            write_rows(folder, derived_rows())
+            result = subprocess.run([sys.executable, os.path.join(HERE, "plot.py"), folder], capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertNotIn("overlap", result.stderr)
+            with open(os.path.join(folder, "plots", "derived.png"), "rb") as png:
+                self.assertEqual(png.read(8), b"\x89PNG\r\n\x1a\n")
+            with open(os.path.join(folder, "plots", "derived.svg")) as svg:
+                self.assertIn("<svg", svg.read(2000))
+
+
 if __name__ == "__main__":
     unittest.main()

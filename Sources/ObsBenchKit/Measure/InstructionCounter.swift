@@ -226,8 +226,13 @@ public struct InstructionCounter {
     /// (``InstructionSettings/lengthDivisor(instructionsPerOperation:operations:maximum:)``); above
     /// ``InstructionSettings/maximumLengthDivisor`` (the scaling sweep's writes to many views, up
     /// to tens of millions of Ir each) the probe is divided by the same factor over it.
+    ///
+    /// `repeatsWhenShortest`, when given, is how many pairs are counted, with no warm-up loop of
+    /// the operation but the probe, when the lengths are divided as far as `maximumDivisor` allows
+    /// (an operation of millions of Ir, whose caller warmed it up: the derived suite's writes).
     public func count(
-        _ batch: @escaping Batch, emptyBatch: @escaping Batch, label: String, maximumDivisor: Int = InstructionSettings.maximumLengthDivisor
+        _ batch: @escaping Batch, emptyBatch: @escaping Batch, label: String, maximumDivisor: Int = InstructionSettings.maximumLengthDivisor,
+        repeatsWhenShortest: Int? = nil
     ) async throws -> Counted {
         guard Callgrind.isRunningUnderValgrind else { throw CallgrindError.notUnderValgrind }
         // A probe of a quarter of the short loop, thrown away, says what an operation costs, and
@@ -235,12 +240,17 @@ public struct InstructionCounter {
         let probeLength = max(1, self.settings.shortLength / 4 / max(1, maximumDivisor / InstructionSettings.maximumLengthDivisor))
         let probe = try await counts(batch, length: probeLength, label: "\(label) probe")
         Callgrind.remove(probe)
-        let settings = self.settings.dividingLengths(
-            by: self.settings.lengthDivisor(instructionsPerOperation: Double(probe.instructions) / Double(probeLength), maximum: maximumDivisor))
-        // One counted long loop of each first, thrown away: lazy set-up (a subject made on a
-        // record's first write, caches filled, the counting path's own first use) is not an
-        // operation's cost, and would otherwise fall on the first repeat only.
-        Callgrind.remove(try await counts(batch, length: settings.longLength, label: "\(label) warm-up"))
+        let divisor = self.settings.lengthDivisor(instructionsPerOperation: Double(probe.instructions) / Double(probeLength), maximum: maximumDivisor)
+        var settings = self.settings.dividingLengths(by: divisor)
+        let shortest = divisor * 2 > min(maximumDivisor, self.settings.shortLength)
+        if shortest, let repeatsWhenShortest {
+            settings.repeats = max(1, repeatsWhenShortest)
+        } else {
+            // One counted long loop of each first, thrown away: lazy set-up (a subject made on a
+            // record's first write, caches filled, the counting path's own first use) is not an
+            // operation's cost, and would otherwise fall on the first repeat only.
+            Callgrind.remove(try await counts(batch, length: settings.longLength, label: "\(label) warm-up"))
+        }
         Callgrind.remove(try await counts(emptyBatch, length: settings.longLength, label: "\(label) empty warm-up"))
         var operation: [PerOperation] = []
         var empty: [PerOperation] = []

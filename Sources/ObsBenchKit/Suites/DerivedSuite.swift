@@ -67,6 +67,64 @@ extension SummaryTable {
         var growthTable = SummaryTable(suite: suite.name, columns: growth, unit: "\(statistic) per write to quiescence · view re-runs per write (r) · avoidable (a)", rows: [])
         growthTable.title = "\(suite.name) · growth over depth D and width W"
         growthTable.rows = labels.map { strategy, style in (strategy + style, growth.map { cell(strategy, $0 + style, counts: true) }) }
-        return [table, growthTable]
+        return [table, growthTable] + [harnessShareTable(suite: suite.name, rows: rows, strategies: strategies, workloads: perWrite, measures: measures)].compactMap { $0 }
+    }
+
+    /// The harness's share of a derived row, where the run has its concrete loop
+    /// (``ConcreteDerivedLoop``: `observable`'s computed style): per workload, the row through the
+    /// harness, the concrete loop, and (harness − concrete) / harness where beyond the noise.
+    static func harnessShareTable(suite: String, rows: [ResultRow], strategies: [String], workloads: [String], measures: [CostMeasure]) -> SummaryTable? {
+        let columns = workloads.filter { workload in rows.contains { $0.workload == DerivedRows.concreteName(workload) && !$0.isError } }
+        let measured = strategies.filter { strategy in rows.contains { $0.strategy == strategy && $0.workload.hasSuffix(DerivedRows.concreteSuffix) && !$0.isError } }
+        guard !columns.isEmpty, !measured.isEmpty else { return nil }
+        func row(_ strategy: String, _ workload: String, _ measure: CostMeasure) -> ResultRow? {
+            rows.first(RowQuery(workload: workload, strategy: strategy, metric: measure.metric, valued: true))
+        }
+        func share(_ strategy: String, _ workload: String, _ measure: CostMeasure) -> HarnessShare? {
+            guard let viaHarness = row(strategy, workload, measure), let concrete = row(strategy, DerivedRows.concreteName(workload), measure) else { return nil }
+            return HarnessShare.derived(strategy: strategy, workload: workload, measure: measure, viaHarness: viaHarness, concrete: concrete)
+        }
+        func cost(_ strategy: String, _ workload: String) -> String {
+            costCell(measures: measures, failed: false) { (row(strategy, workload, $0), nil) }
+        }
+        var table = SummaryTable(
+            suite: suite, columns: columns,
+            unit:
+                "\(statistic(measures, rows: rows, suite: suite)) per write through the harness, the same write and derivation on the concrete @Observable class in a tight loop (workload-concrete), and the harness's share: (harness − concrete) / harness, where beyond the noise",
+            rows: [])
+        table.title = "\(suite) · harness share"
+        for strategy in measured {
+            table.rows.append((strategy, columns.map { cost(strategy, $0) }))
+            table.rows.append(("\(strategy) concrete", columns.map { cost(strategy, DerivedRows.concreteName($0)) }))
+            table.rows.append(
+                (
+                    "harness share",
+                    columns.map { workload in
+                        let found = measures.compactMap { share(strategy, workload, $0) }
+                        return found.isEmpty ? "—" : found.map(\.cell).joined(separator: " · ")
+                    }
+                ))
+        }
+        table.footnotes.append(
+            "the concrete loop: computed properties over a concrete @Observable class, each view a withObservationTracking closure re-run once after a write that invalidated it; no protocol, store, field enum, or derived-view bookkeeping (outputs, runs and evaluations recorded, every view visited after each write). Not net of plain: plain's views show stale values for a write that changes them. A share is given where the two rows' intervals (counted: their repeats' and layouts' ranges) do not overlap; timed, where every one of at least \(FloorComparison.minimumPairedRounds) rounds agrees"
+        )
+        return table
+    }
+}
+
+extension HarnessShare {
+    /// A derived row's share against its concrete loop (``ConcreteDerivedLoop``): both figures as
+    /// measured, not net of `plain` (whose derived views do not follow most writes). Timed, each
+    /// round's pair of medians; counted, the rows' intervals.
+    static func derived(strategy: String, workload: String, measure: CostMeasure, viaHarness: ResultRow, concrete: ResultRow) -> HarnessShare {
+        if measure == .time {
+            let harness = viaHarness.roundValues ?? [:], loop = concrete.roundValues ?? [:]
+            let rounds = harness.keys.sorted().filter { loop[$0] != nil }
+            return HarnessShare(
+                strategy: strategy, operation: workload, roundNets: rounds.map { RoundNets(protocolNet: harness[$0]!, concreteNet: loop[$0]!) })
+        }
+        return HarnessShare(
+            strategy: strategy, operation: workload, measure: measure, protocolNet: viaHarness.value ?? 0, concreteNet: concrete.value ?? 0,
+            protocolNetInterval: FloorComparison.interval(of: viaHarness), concreteNetInterval: FloorComparison.interval(of: concrete))
     }
 }

@@ -155,7 +155,7 @@ extension WorkloadContext {
     @MainActor
     public func measureCost(
         _ batch: @escaping Batch, emptyBatch: @escaping Batch, sampler settings: SamplerSettings? = nil, label: String,
-        maximumDivisor: Int = InstructionSettings.maximumLengthDivisor
+        maximumDivisor: Int = InstructionSettings.maximumLengthDivisor, repeatsWhenShortest: Int? = nil
     ) async throws -> CostPerOperation {
         switch measure {
         case .time:
@@ -163,7 +163,8 @@ extension WorkloadContext {
         case .instructions:
             .instructions(
                 try await InstructionCounter(settings: instructionSettings).count(
-                    batch, emptyBatch: emptyBatch, label: "\(suite) \(label) \(strategyName)", maximumDivisor: maximumDivisor))
+                    batch, emptyBatch: emptyBatch, label: "\(suite) \(label) \(strategyName)", maximumDivisor: maximumDivisor,
+                    repeatsWhenShortest: repeatsWhenShortest))
         }
     }
 

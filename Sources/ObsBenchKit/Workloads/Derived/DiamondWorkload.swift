@@ -10,10 +10,16 @@ public struct DiamondWorkload: Workload {
 
     public init() {}
 
-    public func writesRows(named rowWorkload: String) -> Bool { DerivedRows.isRow(rowWorkload, of: name) }
+    /// Its rows in every style, and its concrete loop's (`observable` only).
+    public func writesRows(named rowWorkload: String) -> Bool { DerivedRows.isRow(rowWorkload, of: name) || rowWorkload == DerivedRows.concreteName(name) }
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
-        try await context.measureDerived(workload: name) { Self.scenario() }
+        var output = try await context.measureDerived(workload: name) { Self.scenario() }
+        output.append(
+            try await context.measureConcreteDerived(workload: name) {
+                ConcreteDerivedLoop.diamond(records: TaskRecord.sample(count: context.objects), scenario: Self.scenario())
+            })
+        return output
     }
 
     static func scenario() -> DerivedScenario {

@@ -25,10 +25,9 @@ public struct FilteredSortedWorkload: Workload {
     public var summary: String {
         "a searched, filtered, sorted list of N records and a view per row; write: \(write.rawValue) (every derivation style the strategy has)"
     }
-    /// Not counted under `--measure instructions`: a write here re-runs up to ~180 views over
-    /// 1,000 records (about a millisecond natively), which Callgrind, some 50 times slower, with
-    /// its two loop lengths and every style, takes minutes per strategy to count.
-    public let countsInstructions = false
+    /// Counted under `--measure instructions` on short loops of write pairs (``CountedWrites``): a
+    /// write here can re-run the list over 1,000 records and ~180 row views.
+    public let countsInstructions = true
 
     /// The two queries the `query` write alternates between; the first is the one set at the start.
     public static let queries = ("7", "9")
@@ -37,10 +36,17 @@ public struct FilteredSortedWorkload: Workload {
         self.write = write
     }
 
-    public func writesRows(named rowWorkload: String) -> Bool { DerivedRows.isRow(rowWorkload, of: name) }
+    /// Its rows in every style, and its concrete loop's (`observable` only).
+    public func writesRows(named rowWorkload: String) -> Bool { DerivedRows.isRow(rowWorkload, of: name) || rowWorkload == DerivedRows.concreteName(name) }
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
-        try await context.measureDerived(workload: name) { try Self.scenario(records: TaskRecord.sample(count: context.objects), write: write) }
+        let records = TaskRecord.sample(count: context.objects)
+        var output = try await context.measureDerived(workload: name) { try Self.scenario(records: records, write: write) }
+        output.append(
+            try await context.measureConcreteDerived(workload: name) {
+                ConcreteDerivedLoop.filteredSorted(records: records, scenario: try Self.scenario(records: records, write: write))
+            })
+        return output
     }
 
     /// The list's graph over `records` (ids 1...N): node 0 is the list.

@@ -1,0 +1,64 @@
+import ObservationStrategies
+import Testing
+
+@testable import ObsBenchKit
+
+/// The derived rows' harness share: the concrete loops' rows are written for `observable` (and no
+/// other strategy), their views show what a from-scratch computation gives, and the table reads a
+/// share off two counts only where they differ beyond their intervals. On constructed counts and
+/// on the loops' checks, never on a measured share.
+@Suite("derived harness share")
+@MainActor
+struct DerivedHarnessShareTests {
+    static func counted(_ workload: String, _ values: [Double], strategy: String = "observable") -> ResultRow {
+        ResultRow(
+            runID: "r", suite: Suite.derived.name, workload: workload, strategy: strategy, executor: RowKey.mainActor, objects: 1_000, subscribers: 1,
+            concurrency: 1, metric: .instructions, unit: Metric.instructions.unit, statistics: Statistics(values), note: "", rounds: 1)
+    }
+
+    @Test("observable's filtered-sorted and diamond rows come with concrete-loop rows whose outputs check; another strategy's do not")
+    func concreteRows() async throws {
+        for workload in [FilteredSortedWorkload(.membership) as any Workload, FilteredSortedWorkload(.query), DiamondWorkload()] {
+            let rows = try await DerivedSuiteTests.rows(workload, StrategyEntry(ObservableStrategy.self))
+            #expect(!rows.contains { $0.isError }, "\(rows.filter(\.isError).map(\.note))")
+            let concrete = rows.filter { $0.workload == DerivedRows.concreteName(workload.name) && $0.metric == .latency }
+            #expect(concrete.count == 1, "\(workload.name)")
+            #expect(workload.writesRows(named: DerivedRows.concreteName(workload.name)))
+            let published = try await DerivedSuiteTests.rows(workload, StrategyEntry(PublishedStrategy.self))
+            #expect(!published.contains { $0.workload.hasSuffix(DerivedRows.concreteSuffix) })
+        }
+    }
+
+    @Test("the concrete loop's views follow its writes: the list after a task leaves it and comes back, the diamond after each write")
+    func concreteLoopFollowsWrites() throws {
+        let records = TaskRecord.sample(count: 100)
+        for write in FilteredSortedWorkload.Write.allCases {
+            let loop = ConcreteDerivedLoop.filteredSorted(records: records, scenario: try FilteredSortedWorkload.scenario(records: records, write: write))
+            for k in 0..<3 {
+                loop.write(k)
+                try loop.check("filtered-sorted-\(write.rawValue)")
+            }
+        }
+        let diamond = ConcreteDerivedLoop.diamond(records: records, scenario: DiamondWorkload.scenario())
+        for k in 0..<3 {
+            diamond.write(k)
+            try diamond.check("diamond")
+        }
+    }
+
+    @Test("the share table: a share where two counts differ beyond their intervals, 'within noise' where they overlap; nothing without concrete rows")
+    func table() throws {
+        let rows = [
+            Self.counted("diamond", [3_000, 3_000, 3_000]), Self.counted("diamond-concrete", [1_500, 1_500, 1_500]),
+            Self.counted("filtered-sorted-order", [1_000, 1_100, 1_200]), Self.counted("filtered-sorted-order-concrete", [1_050, 1_050, 1_050]),
+            Self.counted("diamond", [2_000, 2_000, 2_000], strategy: "published"),
+        ]
+        let tables = SummaryTable.derivedTables(of: .derived, rows: rows, strategies: ["observable", "published"])
+        let share = try #require(tables.first { $0.title == "derived · harness share" })
+        #expect(share.columns == ["filtered-sorted-order", "diamond"])
+        #expect(share.rows.map(\.strategy) == ["observable", "observable concrete", "harness share"])
+        #expect(share.rows[2].cells == ["within noise", "50%"])
+        let withoutConcrete = SummaryTable.derivedTables(of: .derived, rows: [Self.counted("diamond", [2_000, 2_000, 2_000])], strategies: ["observable"])
+        #expect(!withoutConcrete.contains { $0.title == "derived · harness share" })
+    }
+}
