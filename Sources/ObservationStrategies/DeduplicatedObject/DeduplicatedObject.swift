@@ -15,15 +15,15 @@ import Dispatch
 /// ```swift
 /// let wrapper = DeduplicatedObject(willChange: merged, snapshot: { [task.value(of: .priority)] }, received: { … })
 /// ```
-final class DeduplicatedObject<Snapshot: Equatable>: ObservableObject {
+final class DeduplicatedObject<Snapshot: Equatable>: ForwardingWrapper, ObservableObject {
     let objectWillChange = ObservableObjectPublisher()
-    private var cancellable: AnyCancellable?
 
     /// - Parameters:
     ///   - willChange: the real objects' `objectWillChange`, merged.
     ///   - snapshot: the view's slice, read when a delayed notification arrives.
     ///   - received: called for every delayed notification, duplicate or not, before deduplication.
     init(willChange: AnyPublisher<Void, Never>, snapshot: @escaping () -> Snapshot, received: @escaping () -> Void) {
+        super.init()
         cancellable =
             willChange
             .delay(for: .nanoseconds(1), scheduler: Self.mainScheduler)
@@ -37,15 +37,21 @@ final class DeduplicatedObject<Snapshot: Equatable>: ObservableObject {
             .sink { [weak self] _ in self?.objectWillChange.send() }
     }
 
-    /// Stops forwarding.
-    func cancel() {
-        cancellable?.cancel()
-        cancellable = nil
-    }
-
     #if canImport(Combine)
         static var mainScheduler: DispatchQueue { .main }
     #else
         static var mainScheduler: DispatchQueue.OCombine { DispatchQueue.main.ocombine }
     #endif
+}
+
+/// What every ``DeduplicatedObject`` is, whatever its snapshot: a forwarding that can be stopped.
+/// Not generic, so that a store keeps its wrappers in one table, each by a reference alone.
+class ForwardingWrapper {
+    var cancellable: AnyCancellable?
+
+    /// Stops forwarding.
+    func cancel() {
+        cancellable?.cancel()
+        cancellable = nil
+    }
 }

@@ -71,13 +71,13 @@ public final class DeduplicatedObjectStrategy: ObservationStrategy {
         let view = ViewHandle(spec: spec)
         let tasks = self.tasks
         let reads = spec.reads
-        let (wrapper, subscription) = wrap(records: reads.map(\.id), cancel: view.cancel) { reads.map { tasks[$0.id - 1].value(of: $0.field) } }
+        let (wrapper, sources, pending) = wrap(records: reads.map(\.id)) { reads.map { tasks[$0.id - 1].value(of: $0.field) } }
         // The view observes the wrapper, as a SwiftUI view would observe it as its object.
         let cancellable = wrapper.objectWillChange.sink { _ in
             guard view.recordNotification() else { return }
             view.recordRun { tasks[$0.id - 1].value(of: $0.field) }
         }
-        subscriptions[ObjectIdentifier(view)] = subscription.adding(cancellable)
+        subscriptions[ObjectIdentifier(view)] = Subscription(view: view, wrapper: wrapper, cancellables: sources + [cancellable], pending: pending)
         view.recordRun { tasks[$0.id - 1].value(of: $0.field) }
         return view
     }
@@ -98,13 +98,13 @@ public final class DeduplicatedObjectStrategy: ObservationStrategy {
             let tasks = self.tasks
             let shown = LastOutput()
             // The snapshot is what the view shows: every node it reads evaluated (counted), then its fields.
-            let (wrapper, subscription) = wrap(records: fields.map(\.id), cancel: handle.cancel) {
+            let (wrapper, sources, pending) = wrap(records: fields.map(\.id)) {
                 shown.value = view.output(countingOn: handle) { tasks[$0.id - 1].value(of: $0.field) }
                 return shown.value
             }
             // The wrapper says the snapshot changed right after computing it: the view shows it.
             let cancellable = wrapper.objectWillChange.sink { _ in handle.recordRun(shown.value) }
-            subscriptions[ObjectIdentifier(handle)] = subscription.adding(cancellable)
+            subscriptions[ObjectIdentifier(handle)] = Subscription(view: handle, wrapper: wrapper, cancellables: sources + [cancellable], pending: pending)
             handle.recordRun(shown.value)
             return handle
         default: throw DerivedError.unsupportedStyle(style, strategy: Self.descriptor.name)
@@ -117,12 +117,12 @@ public final class DeduplicatedObjectStrategy: ObservationStrategy {
         subscriptions.removeValue(forKey: ObjectIdentifier(view))?.cancel(countingOffFrom: inFlight)
     }
 
-    /// A wrapper over the records `ids` (each once) whose snapshot is `snapshot`, and the
-    /// subscription that keeps it: each real notification is counted before the delay, and the
-    /// wrapper counts it off on arrival.
+    /// A wrapper over the records `ids` (each once) whose snapshot is `snapshot`, the records'
+    /// subscriptions that feed it, and its notifications in flight: each real notification is
+    /// counted before the delay, and the wrapper counts it off on arrival.
     private func wrap<Snapshot: Equatable>(
-        records ids: [Int], cancel: @escaping () -> Void, snapshot: @escaping () -> Snapshot
-    ) -> (DeduplicatedObject<Snapshot>, Subscription) {
+        records ids: [Int], snapshot: @escaping () -> Snapshot
+    ) -> (wrapper: DeduplicatedObject<Snapshot>, sources: [AnyCancellable], pending: InFlight) {
         let delivered = self.delivered
         var seen = Set<Int>()
         let objects = ids.compactMap { seen.insert($0).inserted ? tasks[$0 - 1] : nil }
@@ -142,7 +142,7 @@ public final class DeduplicatedObjectStrategy: ObservationStrategy {
                 if pending.take(1) { inFlight.take(1) }
                 delivered.signal()
             })
-        return (wrapper, Subscription(cancelView: cancel, cancelWrapper: wrapper.cancel, cancellables: sources, pending: pending))
+        return (wrapper, sources, pending)
     }
 
     public func settle() async {
@@ -157,26 +157,20 @@ public final class DeduplicatedObjectStrategy: ObservationStrategy {
 
     public func objectsThatMustBeFreed() -> [AnyObject] { tasks }
 
-    /// One view's wrapper and subscriptions, and its notifications still in flight (a field view's
-    /// or a derived view's: the view and the wrapper are known by what cancels them).
+    /// One view's wrapper and subscriptions, and its notifications still in flight. The view is a
+    /// field view's ``ViewHandle`` or a derived view's ``DerivedViewHandle``, kept by a reference
+    /// alone as the wrapper is: a view costs the store what it cost before derived views.
     private struct Subscription {
-        var cancelView: () -> Void
-        var cancelWrapper: () -> Void
+        var view: AnyObject
+        var wrapper: ForwardingWrapper
         var cancellables: [AnyCancellable]
         var pending: InFlight
-
-        /// The same subscription, keeping `cancellable` too.
-        func adding(_ cancellable: AnyCancellable) -> Subscription {
-            var copy = self
-            copy.cancellables.append(cancellable)
-            return copy
-        }
 
         /// Stops the view; its notifications still in flight will never arrive, so they are
         /// counted off the store's total.
         func cancel(countingOffFrom total: InFlight) {
-            cancelView()
-            cancelWrapper()
+            if let view = view as? ViewHandle { view.cancel() } else if let view = view as? DerivedViewHandle { view.cancel() }
+            wrapper.cancel()
             cancellables.forEach { $0.cancel() }
             total.take(pending.takeAll())
         }
