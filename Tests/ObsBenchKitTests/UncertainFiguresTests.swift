@@ -360,4 +360,14 @@ struct UncertainFiguresTests {
         #expect(GrowthFit.supportedLabel(slopeInterval: 2.05...2.3, grows: true, stopped: true) == "≥ O(S²)")
         #expect(GrowthFit.supportedLabel(slopeInterval: 0.05...0.15, grows: true, stopped: true) == nil, "a stopped sweep gets no O(1), and a lower bound under 0.1 says nothing")
     }
+
+    @Test("a regression of a few bytes per store is printed with the digits that show it, and its change is not \"+0.0%\"")
+    func smallChangesAreShown() {
+        #expect(NumberFormat.compared(41.2, 41.216) == ("41.2", "41.216"))
+        #expect(NumberFormat.compared(41.2, 41.2) == ("41.2", "41.2"))
+        #expect(NumberFormat.compared(493.0, 494.6) == ("493", "494.6"))
+        #expect(NumberFormat.change(16.0 / 41_200) == "+0.039%")
+        #expect(NumberFormat.change(0) == "+0.0%")
+        #expect(NumberFormat.change(0.021) == "+2.1%")
+    }
 }

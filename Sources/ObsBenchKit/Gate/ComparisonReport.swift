@@ -121,9 +121,10 @@ public struct ComparisonReport: Sendable {
     /// with every row's reason (`full`).
     func table(full: Bool) -> [[String]] {
         comparison.comparisons.map { item in
-            [
-                item.verdict.rawValue, full ? item.key : item.rowKey.shortDescription, item.baseline.map(NumberFormat.compared) ?? "—",
-                item.current.map(NumberFormat.compared) ?? "—",
+            let values = item.baseline.flatMap { baseline in item.current.map { NumberFormat.compared(baseline, $0) } }
+            return [
+                item.verdict.rawValue, full ? item.key : item.rowKey.shortDescription,
+                values?.baseline ?? item.baseline.map(NumberFormat.compared) ?? "—", values?.current ?? item.current.map(NumberFormat.compared) ?? "—",
                 item.change.map(NumberFormat.change) ?? "—", item.seesCell,
             ] + (full ? [item.unit, item.reason] : [])
         }

@@ -34,7 +34,10 @@ public enum NumberFormat {
 
     /// A relative change, signed, one decimal: `change(0.0713)` is "+7.1%", `change(-0.1)` is "-10.0%".
     public static func change(_ fraction: Double) -> String {
-        String(format: "%+.1f%%", fraction * 100)
+        // A change too small for one decimal, but not none, keeps two significant digits: a
+        // store's 16 more bytes over 1,000 records is +0.039%, not "+0.0%".
+        if fraction != 0, abs(fraction) < 0.0005 { return String(format: "%+.2g%%", fraction * 100) }
+        return String(format: "%+.1f%%", fraction * 100)
     }
 
     /// Nanoseconds, scaled to ns, µs or ms: `nanoseconds(6.14)` is "6.14 ns", `nanoseconds(1_234)` is "1.23 µs".
@@ -118,6 +121,19 @@ public enum NumberFormat {
     static func compared(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e12 { return String(Int64(value)) }
         return String(format: abs(value) < 10 ? "%.4g" : "%.1f", value)
+    }
+
+    /// A baseline and a current value, each as ``compared(_:)`` prints it, unless that prints two
+    /// different values alike: then both with as many significant digits as tell them apart (at
+    /// most 12). `compared(41.2, 41.216)` is ("41.2", "41.216"), not "41.2" twice.
+    static func compared(_ baseline: Double, _ current: Double) -> (baseline: String, current: String) {
+        let pair = (compared(baseline), compared(current))
+        guard pair.0 == pair.1, baseline != current else { return pair }
+        for digits in 5...12 {
+            let (a, b) = (String(format: "%.\(digits)g", baseline), String(format: "%.\(digits)g", current))
+            if a != b { return (a, b) }
+        }
+        return pair
     }
 
     /// A value in the claims check: whole numbers whole, else 0 decimals from 100, 1 from 10, 2
