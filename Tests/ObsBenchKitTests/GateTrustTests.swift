@@ -11,7 +11,7 @@ struct GateTrustTests {
     init() { BuiltInStrategiesKnown.declare() }
 
     static let instructions = GateAdversarialTests.baseline
-    static let timings = ExportTests.root.appendingPathComponent("results/baseline")
+    static let timings = ExportTests.root.appendingPathComponent(SampleKeyTests.timingBaselineBeforeFullKey)
     /// The CI recipe's flags for the timing baseline (exact counts judged, timings and other
     /// threads' counts reported).
     static let countsRecipe = ["--counts-only", "--async-counts", "report"]

@@ -55,14 +55,14 @@ struct PipedOutputTests {
         #expect(rules.first.map { $0 < subscriptionStarts } == true, "consistency's table not printed before subscription started:\n\(text)")
         #expect(rules.last.map { $0 > subscriptionStarts } == true)
 
-        // Without standard error's lines (progress, the results line), what is left is exactly the
+        // Without standard error's lines (progress, the time by suite, the results line), what is left is exactly the
         // tables printed at once from the run's folder (results.csv, each round's values from
         // samples.csv), as a run printed them at its end before.
         let rows = try RunResults.load(output.appendingPathComponent("latest").path).rows
         func isProgress(_ line: String) -> Bool {  // "[3/12] subscription · plain … 4 s elapsed"
             line.hasPrefix("[") && line.contains("] ") && line.dropFirst().prefix { $0 != "]" }.allSatisfy { $0.isNumber || $0 == "/" }
         }
-        let tables = lines.filter { !isProgress($0) && !$0.hasPrefix("results: ") }.joined(separator: "\n")
+        let tables = lines.filter { !isProgress($0) && !$0.hasPrefix("results: ") && !$0.hasPrefix(ProgressReporter.timeBySuitePrefix) }.joined(separator: "\n")
         #expect(tables == SummaryStreamTests.printedAtOnce(.text, suites: [.consistency, .subscription], rows: rows, strategies: strategies))
     }
 }

@@ -160,10 +160,16 @@ struct SampleKeyTests {
 
     // MARK: committed runs
 
-    /// Every committed run: each folder under `results/` with a `results.csv`. All were written
-    /// before samples carried the full key.
+    /// The timing baseline as it was committed until 2026-11-27 (a quick run of 2026-11-26, before
+    /// samples carried the full key), kept as a fixture when `results/baseline` was remade: the
+    /// verdicts pinned below, and the gate's trust tests, are about a run of that kind.
+    static let timingBaselineBeforeFullKey = "Tests/Fixtures/timing-baseline-2026-11-26"
+
+    /// Every committed run written before samples carried the full key: the folders under
+    /// `results/` with a `results.csv`, but the remade `results/baseline`, and the timing baseline
+    /// they were gated against (``timingBaselineBeforeFullKey``).
     static let committedRuns = [
-        "results/baseline",
+        timingBaselineBeforeFullKey,
         "results/baseline-instructions",
         "results/reference/all-2026-11-23T14-36-44Z",
         "results/reference/all-2026-11-23T16-24-31Z",
@@ -191,9 +197,9 @@ struct SampleKeyTests {
         let builds = "results/reference/gate-builds-2026-11-25/"
         var pairs = committedRuns.map { (baseline: $0, current: $0, normalized: false) }
         for reference in committedRuns where reference.hasPrefix("results/reference/") && !reference.hasPrefix(builds) {
-            pairs.append(("results/baseline", reference, false))
+            pairs.append((timingBaselineBeforeFullKey, reference, false))
         }
-        pairs.append(("results/baseline", "results/reference/all-2026-11-26T20-38-09Z", true))
+        pairs.append((timingBaselineBeforeFullKey, "results/reference/all-2026-11-26T20-38-09Z", true))
         pairs.append(("results/baseline-instructions", builds + "v0", false))
         pairs.append((builds + "v0", "results/baseline-instructions", false))
         for build in ["v4", "cobs-a", "cobs-b", "cpub-a", "cpub-b"] {
@@ -274,7 +280,7 @@ struct SampleKeyTests {
 
     @Test("the committed timing baseline's store-isolation and pool rows that share a partial key are not judged, and say their samples.csv predates the full key")
     func committedSharedRowsSayWhy() throws {
-        let run = try RunResults.load(ExportTests.root.appendingPathComponent("results/baseline").path)
+        let run = try RunResults.load(ExportTests.root.appendingPathComponent(Self.timingBaselineBeforeFullKey).path)
         let comparison = RunComparison(baseline: run, current: run)
         let unattributed = comparison.comparisons.filter { $0.reason.contains("samples.csv predates") }
         #expect(Set(unattributed.map(\.rowKey.workload)) == ["store-write-to-view", "store-read-main", "store-read-background", "main-actor-batching"])

@@ -85,9 +85,12 @@ public final class ProgressReporter {
         if finishedJobs > 1, !suiteTimes.isEmpty { Console.standardError(Self.timeBySuite(suiteTimes) + "\n") }
     }
 
+    /// How the run's last progress line starts (``timeBySuite(_:)``).
+    public nonisolated static let timeBySuitePrefix = "time by suite: "
+
     /// "time by suite: latency 1 min 36 s (80 workers, longest grdb-pool (round 3/8) 2 s), …".
     static func timeBySuite(_ times: [SuiteTime]) -> String {
-        "time by suite: "
+        timeBySuitePrefix
             + times.map { time in
                 let workers = time.workers == 1 ? "1 worker" : "\(time.workers) workers, longest \(time.longestWorker) \(duration(time.longestSeconds))"
                 return "\(time.suite) \(duration(time.ended - time.started)) (\(workers))"
