@@ -25,7 +25,7 @@ struct DerivedMeasurement {
     /// The sampler of a run that is not `--quick`: the run's (shared by its rounds), with 30% of
     /// its budget, a quarter of its warm-up and at least 10 samples rather than 30. A derived write
     /// takes 5 µs to a fifth of a second, and the suite runs 13 to 26 rows a strategy: on the
-    /// standard sampler the suite took 154 s of a full run's 533 s, GRDB's two strategies 69 s of it.
+    /// standard sampler the suite took about 130 s of a full run's 509 s here, GRDB's two strategies about half.
     static func sampler(for context: WorkloadContext) -> SamplerSettings {
         if context.quick { return quickSampler }
         var settings = context.sampler
