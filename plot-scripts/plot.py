@@ -619,8 +619,8 @@ def derived_cost_metric(rows):
     if any(r["metric"] == "latency" for r in derived):
         unit, scale = time_unit([r["median"] for r in derived if r["metric"] == "latency"
                                  and r["workload"].startswith(DERIVED_WRITE_PREFIX)])
-        return "latency", f"{unit} per write to quiescence (median, 95% CI)", scale, unit
-    return "instructions", "Ir per write to quiescence (median)", 1.0, "Ir"
+        return "latency", f"{unit} per write to quiescence\n(median, 95% CI)", scale, unit
+    return "instructions", "Ir per write to quiescence\n(median)", 1.0, "Ir"
 
 
 def derived_chart_data(rows):
@@ -754,7 +754,7 @@ def derived_chart(rows, out, written):
     reruns_axis.tick_params(labelleft=False)
     reruns_axis.set_xscale("symlog", linthresh=1)
     reruns_axis.set_xlim(left=0)
-    reruns_axis.set_xlabel("view re-runs per write (hatched: of them avoidable, on the same axis)")
+    reruns_axis.set_xlabel("view re-runs per write\n(hatched: of them avoidable, same axis)")
     reruns_axis.set_title("filtered-sorted: re-runs per write, avoidable hatched", fontsize=11)
     reruns_axis.grid(axis="x", which="major", alpha=0.3)
     reruns_axis.set_axisbelow(True)
