@@ -266,6 +266,13 @@ struct GateCommand: ParsableCommand {
             valueName: "name"))
     var strategies: [String] = []
 
+    @Option(
+        name: .customLong("workload"),
+        help: ArgumentHelp(
+            "Same-machine mode: only count this workload of the suites (repeatable; default: every one), as `run --workload` does. A base binary older than this option does not take it.",
+            valueName: "name"))
+    var workloads: [String] = []
+
     @Flag(name: .customLong("quick"), help: "Same-machine mode: count the --quick loop lengths.")
     var quick = false
 
@@ -293,12 +300,13 @@ struct GateCommand: ParsableCommand {
             throw ValidationError("--baseline and --base-binary conflict: judge against a committed run, or against a base binary counted here")
         }
         if baseline == nil, baseBinary == nil { throw ValidationError("give --baseline DIR (a committed run) or --base-binary PATH (count the base here)") }
-        if baseBinary == nil, currentBinary != nil || !suites.isEmpty || quick || jobs != nil || layouts != nil || workDirectory != nil {
-            throw ValidationError("--current-binary, --suite, --quick, --layouts, --jobs and --work-dir belong to the same-machine mode (--base-binary)")
+        if baseBinary == nil, currentBinary != nil || !suites.isEmpty || !workloads.isEmpty || quick || jobs != nil || layouts != nil || workDirectory != nil {
+            throw ValidationError("--current-binary, --suite, --workload, --quick, --layouts, --jobs and --work-dir belong to the same-machine mode (--base-binary)")
         }
         for name in suites where SuiteRegistry.suite(named: name) == nil {
             throw ValidationError("unknown suite '\(name)'; valid: \(SuiteRegistry.names.joined(separator: ", "))")
         }
+        try Selection.validateWorkloads(workloads, in: namedSuites)
         if let layouts, !(1...16).contains(layouts) { throw ValidationError("--layouts must be between 1 and 16, got \(layouts)") }
         if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be between 1 and 64, got \(jobs)") }
     }
@@ -315,15 +323,20 @@ struct GateCommand: ParsableCommand {
         }
     }
 
+    /// The suites the same-machine mode counts: those named, else latency and hops.
+    private var namedSuites: [Suite] { (suites.isEmpty ? ["latency", "hops"] : suites).compactMap(SuiteRegistry.suite(named:)) }
+
+    /// Those of ``namedSuites`` that keep a workload `--workload` names (all, without it).
+    private var chosenSuites: [Suite] { namedSuites.map { $0.keeping(workloads: workloads) }.filter { !$0.workloads.isEmpty } }
+
     /// Counts both binaries here, interleaved, and judges the current against the base.
     private func sameMachine() throws {
         let work = URL(fileURLWithPath: workDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("obsbench-gate-\(UUID().uuidString)").path)
-        let chosenSuites = (suites.isEmpty ? ["latency", "hops"] : suites).compactMap(SuiteRegistry.suite(named:))
         let runs = InterleavedRuns(
             base: baseBinary!, current: currentBinary ?? ReleaseRedirect.currentExecutable,
             jobs: InterleavedRuns.jobs(suites: chosenSuites, strategies: strategies.isEmpty ? Registered.strategies.map(\.descriptor.name) : strategies),
             options: ["--measure", "instructions", "--jobs", String(max(1, (jobs ?? ProcessInfo.processInfo.activeProcessorCount) / 2))] + (quick ? ["--quick"] : [])
-                + (layouts.map { ["--layouts", String($0)] } ?? []),
+                + (layouts.map { ["--layouts", String($0)] } ?? []) + workloads.flatMap { ["--workload", $0] },
             workDirectory: work)
         let folders: (base: URL, current: URL)
         do {

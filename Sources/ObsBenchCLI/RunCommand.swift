@@ -26,6 +26,15 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "name"))
     var strategies: [StrategyEntry] = []
 
+    @Option(
+        name: .customLong("workload"),
+        help: ArgumentHelp(
+            "Only run this workload of the chosen suites; repeatable. Default: every workload.",
+            discussion:
+                "A workload's name as `obsbench list` shows it (write-observed, scaling-shared, fan-out), or the name of rows it writes (membership-cached, read-untracked-concrete). Suites left without a workload are not run. run.json records the choice; a gate against a baseline of every workload finds the others missing.",
+            valueName: "name"))
+    var workloads: [String] = []
+
     @Flag(
         help:
             "Sized for CI: timing samples of about 0.1 s per measurement instead of 0.5 s; instruction loops of 200/600 operations instead of 500/1500 (divided for an operation so costly that a pair would hold over 20 M Ir, not 50 M)."
@@ -144,6 +153,7 @@ struct RunCommand: AsyncParsableCommand {
             guard (1...400).contains(draws) else { throw ValidationError("--draws must be between 1 and 400, got \(draws)") }
             guard measures.contains(.instructions) else { throw ValidationError("--draws needs --measure instructions: draws are what instruction counts are averaged over") }
         }
+        try Selection.validateWorkloads(workloads, in: Selection.suites(suites))
         let plan = try makePlan()
         if plan.jobs.isEmpty {
             throw ValidationError(
@@ -172,7 +182,7 @@ struct RunCommand: AsyncParsableCommand {
             suites: Selection.suites(suites), strategies: Selection.strategies(strategies),
             quick: quick, objects: objects, rounds: rounds, subscribers: subscribers, workerTimeoutSeconds: workerTimeout,
             measures: measures, instructionSettings: instructionSettings,
-            instructionJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: part, heapProfiles: !noHeapProfiles)
+            instructionJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: part, heapProfiles: !noHeapProfiles, workloads: workloads)
     }
 
     @MainActor

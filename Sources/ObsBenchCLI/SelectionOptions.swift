@@ -58,6 +58,14 @@ enum Selection {
         return Registered.strategies.filter { entry in chosen.contains { $0.name == entry.name } }
     }
 
+    /// Checks `--workload`: each name picks a workload of one of `suites` (``Suite/picks(_:_:)``).
+    static func validateWorkloads(_ names: [String], in suites: [Suite]) throws {
+        for name in names where !suites.contains(where: { suite in suite.workloads.contains { Suite.picks(name, $0) } }) {
+            let known = suites.map { "\($0.name): \($0.workloads.map(\.name).joined(separator: ", "))" }.joined(separator: "; ")
+            throw ValidationError("no workload '\(name)' in \(suites.count == 1 ? "suite \(suites[0].name)" : "the suites chosen") (\(known))")
+        }
+    }
+
     /// Checks `--objects`: at least 1, at most a million (a store is built per workload).
     static func validateObjects(_ objects: Int?) throws {
         guard let objects else { return }

@@ -28,6 +28,10 @@ struct BadInputTests {
         (["--rounds", "0"], "--rounds must be between 1 and 20"),
         (["--rounds", "21"], "--rounds must be between 1 and 20"),
         (["--worker-timeout", "0"], "--worker-timeout"),
+        (["--suite", "latency", "--workload", "write-observd"], "no workload 'write-observd' in suite latency (latency: read-untracked, read-in-view"),
+        (["--suite", "memory", "--workload", "write-observed"], "no workload 'write-observed' in suite memory"),
+        (["gate", "--base-binary", "b", "--suite", "hops", "--workload", "write-observed"], "no workload 'write-observed' in suite hops"),
+        (["gate", "--baseline", "x", "--workload", "write-observed"], "belong to the same-machine mode"),
         (["--worker-timeout", "-1"], "-1"),
         (["--worker-timeout", "nan"], "--worker-timeout"),
         (["--no-such-flag"], "--no-such-flag"),
@@ -53,6 +57,7 @@ struct BadInputTests {
         (worker(WorkerJob(suite: "latency", strategy: "no-such", runID: "r", quick: true)), "no strategy no-such in this binary"),
         (worker(WorkerJob(suite: "latency", strategy: "plain", runID: "r", quick: true, round: 3, rounds: 2)), "round 3 is not in 1...2"),
         (worker(WorkerJob(suite: "latency", strategy: "plain", runID: "r", quick: true, measure: .instructions)), "instruction settings are given exactly"),
+        (worker(WorkerJob(suite: "latency", strategy: "plain", runID: "r", quick: true, workloads: ["diamond"])), "suite latency has no workload named diamond"),
         (["worker", "--job", "{\"suite\": 1}", "--rows-file", "a", "--samples-file", "b"], "the worker's job is not a job obsbench wrote"),
         (["worker", "--suite", "latency", "--rows-file", "a", "--samples-file", "b"], "Missing expected argument '--job <job>'"),
     ]

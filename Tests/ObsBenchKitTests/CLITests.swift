@@ -165,4 +165,24 @@ struct RunPlanTests {
         // latency: 8 rounds × 3 strategies; hops: one worker a round, its rounds' own.
         #expect(plan.workerCount == 8 * 3 + Suite.hops.defaultRounds)
     }
+
+    @Test("--workload keeps the workloads it names, by their own names or their rows', in the suite's order; a suite left with none is not run; the worker runs what its job names")
+    func workloadsChosen() throws {
+        let strategies = Array(StrategyRegistry.all.prefix(2))
+        // A row's name (a concrete loop's) picks the workload that writes it.
+        let names = ["write-observed", "read-untracked-concrete", "read-untracked"]
+        let plan = RunPlan(suites: [.latency, .hops, .derived], strategies: strategies, quick: true, objects: nil, workerTimeoutSeconds: 60, workloads: names)
+        #expect(plan.suites.map(\.name) == ["latency"])
+        #expect(plan.suites[0].workloads.map(\.name) == ["read-untracked", "write-observed", "concrete-reference"])
+        #expect(plan.workerCount == 8 * 2)
+        let job = plan.workerJob(suite: plan.suites[0], strategy: strategies[0], runID: "r")
+        #expect(job.workloads == names)
+        let resolved = try WorkerJob(json: job.json).resolve(strategies: strategies)
+        #expect(resolved.suite.workloads.map(\.name) == ["read-untracked", "write-observed", "concrete-reference"])
+        // Without --workload: every workload, and the job's JSON has no such key (older workers read it).
+        let whole = RunPlan(suites: [.latency], strategies: strategies, quick: true, objects: nil, workerTimeoutSeconds: 60)
+        let wholeJob = whole.workerJob(suite: .latency, strategy: strategies[0], runID: "r")
+        #expect(wholeJob.workloads == nil && !wholeJob.json.contains("workloads"))
+        #expect(try wholeJob.resolve(strategies: strategies).suite.workloads.count == Suite.latency.workloads.count)
+    }
 }

@@ -7,9 +7,14 @@ import Testing
 /// checked on counts under Callgrind with the release binary, never on time.
 @Suite("Drawn instruction counts")
 struct DrawnCountTests {
-    /// `strategy`'s latency suite counted in layout 1 on `draws` records.
+    /// The workloads the test reads: the three drawn ones and two that are not.
+    static let checked = ["write-observed", "transaction-2-fields", "read-in-view", "write-unobserved", "view-scope"]
+
+    /// `strategy`'s latency suite (the ``checked`` workloads) counted in layout 1 on `draws` records.
     static func counted(_ strategy: String, draws: Int) throws -> CountedRun {
-        try CountedRun(["--suite", "latency", "--strategy", strategy, "--measure", "instructions", "--quick", "--layouts", "1", "--draws", String(draws)])
+        try CountedRun(
+            ["--suite", "latency", "--strategy", strategy, "--measure", "instructions", "--quick", "--layouts", "1", "--draws", String(draws)]
+                + checked.flatMap { ["--workload", $0] })
     }
 
     @Test(

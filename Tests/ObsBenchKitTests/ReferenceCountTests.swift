@@ -199,7 +199,10 @@ struct ReferenceCountTests {
         "counted end to end (plain and observable, 2 layouts): plain's read and write retain nothing, @Observable's concrete read retains twice and releases twice, every synchronous count is whole and the same in both layouts, and each row's profile sums to it",
         .enabled(if: SameMachineGateTests.canCount, "needs valgrind and the release build"))
     func countedRun() throws {
-        let run = try CountedRun(["--suite", "latency", "--strategy", "plain", "--strategy", "observable", "--measure", "instructions", "--quick", "--layouts", "2"])
+        // The workloads of the counts named below, and write-observed: a drawn row, whose counts are record 1's.
+        let run = try CountedRun(
+            ["--suite", "latency", "--strategy", "plain", "--strategy", "observable", "--measure", "instructions", "--quick", "--layouts", "2"]
+                + ["read-untracked", "write-unobserved", "write-observed", "concrete-reference", "ignored-field"].flatMap { ["--workload", $0] })
         func counts(_ strategy: String, _ workload: String) throws -> (retains: ResultRow, releases: ResultRow) {
             func row(_ metric: Metric) throws -> ResultRow {
                 try #require(run.rows.first { $0.strategy == strategy && $0.workload == workload && $0.metric == metric }, "\(strategy) \(workload) \(metric.name)")
@@ -217,7 +220,7 @@ struct ReferenceCountTests {
             #expect(measured.retains.value == retains && measured.releases.value == releases, "\(strategy) \(workload): \(measured)")
         }
         let counted = run.rows.filter { $0.metric == .instructions }
-        #expect(counted.count >= 16)
+        #expect(counted.count >= 10)
         for instructions in counted {
             let measured = try counts(instructions.strategy, instructions.workload)
             for row in [measured.retains, measured.releases] {

@@ -77,11 +77,17 @@ struct SameMachineGateTests {
         // The default layouts (5): the same binary, started from another folder, meets another heap,
         // and plain's write-observed moves with it (+0.7% between the two sides at 2 layouts, whose
         // spread happened to be nil); 5 layouts' spread allows for it.
-        let (status, output) = try Self.gate(["--base-binary", binary, "--current-binary", binary, "--suite", "latency", "--strategy", "plain", "--quick", "--work-dir", work.path])
+        // Three workloads, not ten: write-observed is the row that moves with the heap; a drawn row
+        // (write-observed), a transaction and a row counted in full (write-unobserved) beside it.
+        let (status, output) = try Self.gate([
+            "--base-binary", binary, "--current-binary", binary, "--suite", "latency", "--strategy", "plain", "--quick", "--work-dir", work.path,
+            "--workload", "write-observed", "--workload", "transaction-2-fields", "--workload", "write-unobserved",
+        ])
         #expect(status == 0, "\(output)")
         #expect(output.contains("mode: same-machine A/B"))
         #expect(output.contains("no regression"))
         #expect(!output.contains("judged: 0 "))
+        #expect(!output.contains("read-in-view"), "--workload reaches both sides: no other workload is counted")
     }
 
     @Test(
@@ -100,7 +106,7 @@ struct SameMachineGateTests {
         // flagged beside it (see the A/A test), so the canary's row is looked for among the regressions.
         let (status, output) = try Self.gate([
             "--base-binary", binary, "--current-binary", head.path, "--suite", "latency", "--strategy", "observable", "--quick", "--layouts", "2",
-            "--work-dir", work.appendingPathComponent("runs").path,
+            "--work-dir", work.appendingPathComponent("runs").path, "--workload", "write-unobserved", "--workload", "write-observed",
         ])
         #expect(status == ExitStatus.regression.rawValue, "\(output)")
         let regressions = output.split(separator: "\n").filter { $0.hasPrefix("regression") }

@@ -12,7 +12,8 @@ struct ViewScopeCountTests {
         .enabled(if: SameMachineGateTests.canCount, "needs valgrind and the release build"))
     func stateSubjectScopeRepeatsAcrossLayouts() throws {
         let run = try CountedRun(
-            ["--suite", "latency", "--strategy", "state-subject", "--measure", "instructions", "--quick", "--layouts", "3", "--draws", "1"])
+            ["--suite", "latency", "--strategy", "state-subject", "--measure", "instructions", "--quick", "--layouts", "3", "--draws", "1", "--workload", "view-scope"])
+        #expect(Set(run.rows.map(\.workload)) == ["view-scope"], "--workload view-scope runs view-scope alone")
         let workload = ViewScopeWorkload().name
         let row = try run.instructions(workload)
         #expect(row.objects == ViewScopeWorkload.storeSize)

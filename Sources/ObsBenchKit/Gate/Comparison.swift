@@ -168,7 +168,10 @@ public struct RunComparison: Sendable {
                     )
                     continue
                 }
-                let reason = unmeasuredNow.contains(key) ? "in the current run without a value (see its note)" : "not in the current run"
+                let reason =
+                    unmeasuredNow.contains(key)
+                    ? "in the current run without a value (see its note)"
+                    : "not in the current run" + (current.metadata?.workloads.map { " (it ran --workload \($0.joined(separator: ", ")) only)" } ?? "")
                 comparisons.append(MetricComparison(rowKey: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: reason))
                 continue
             }

@@ -51,6 +51,7 @@ public struct RunReport: Sendable {
                         ["git revision", metadata.gitRevision], ["started", metadata.time], ["finished", metadata.finishedTime ?? "—"],
                         ["status", metadata.status.rawValue], ["sampling", metadata.quick ? "--quick (short: for CI, not for conclusions)" : "full"],
                         ["suites", metadata.suites.joined(separator: ", ")], ["strategies", metadata.strategies.joined(separator: ", ")],
+                        ["workloads", metadata.workloads.map { "only \($0.joined(separator: ", ")) (--workload)" } ?? "all"],
                         ["command", metadata.commandLine.joined(separator: " ")],
                     ] + (metadata.mergedShards.map { [["merged from", "\($0.count) shards (obsbench merge): \($0.joined(separator: ", "))"]] } ?? [])))
         } else {

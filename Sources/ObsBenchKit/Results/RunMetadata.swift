@@ -45,6 +45,9 @@ public struct RunMetadata: Codable, Sendable, Equatable {
     public var jobs: [RunJob]?
     /// For a run `obsbench merge` joined, the shards' run ids, shard 1 first (nil otherwise).
     public var mergedShards: [String]?
+    /// The workloads the run was limited to (`--workload`), as given; nil when it ran every
+    /// workload of its suites. A baseline's rows of other workloads are missing from such a run.
+    public var workloads: [String]?
 
     /// How the run measured cost: what it says, or time for runs older than the instruction mode.
     public var measuresOrDefault: [CostMeasure] { measures ?? [.time] }
@@ -54,7 +57,8 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         suites: [String], strategies: [String], quick: Bool, commandLine: [String], status: RunStatus, finishedTime: String?, clockResolutionNanoseconds: UInt64,
         clockCallCostNanoseconds: Double,
         measures: [CostMeasure]? = nil, instructionCounting: InstructionFacts? = nil, toolchain: String? = nil, rounds: [String: Int]? = nil,
-        strategyDetails: [StrategyDescriptor]? = nil, shard: RunShard? = nil, jobs: [RunJob]? = nil, mergedShards: [String]? = nil
+        strategyDetails: [StrategyDescriptor]? = nil, shard: RunShard? = nil, jobs: [RunJob]? = nil, mergedShards: [String]? = nil,
+        workloads: [String]? = nil
     ) {
         self.runID = runID
         self.time = time
@@ -81,6 +85,7 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         self.shard = shard
         self.jobs = jobs
         self.mergedShards = mergedShards
+        self.workloads = workloads
     }
 
     /// Why the run cannot be judged or exported as a whole: it is one shard of several (`--shard
@@ -112,7 +117,7 @@ public struct RunMetadata: Codable, Sendable, Equatable {
         case allocator, suites, strategies, quick, commandLine = "command_line", status
         case finishedTime = "finished_time", clockResolutionNanoseconds = "clock_resolution_ns"
         case clockCallCostNanoseconds = "clock_call_cost_ns", measures, instructionCounting = "instruction_counting"
-        case toolchain, rounds, strategyDetails = "strategy_details", shard, jobs, mergedShards = "merged_shards"
+        case toolchain, rounds, strategyDetails = "strategy_details", shard, jobs, mergedShards = "merged_shards", workloads
     }
 }
 

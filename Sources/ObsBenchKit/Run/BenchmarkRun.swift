@@ -28,14 +28,18 @@ public struct RunPlan: Sendable {
     /// Whether the memory suite's rows get a heap profile by allocation site (`memprofile.csv`,
     /// ``HeapProfiles``): a second worker per strategy, on jemalloc with profiling on.
     public var heapProfiles: Bool
+    /// The workloads asked for by name (`--workload`, ``Suite/picks(_:_:)``); empty runs every
+    /// workload. The plan's suites hold only those, and a suite left with none is not run.
+    public var workloads: [String]
 
     public init(
         suites: [Suite], strategies: [StrategyEntry], quick: Bool, objects: Int?, rounds: Int? = nil, subscribers: Int? = nil, workerTimeoutSeconds: Double,
         measures: [CostMeasure] = [.time], instructionSettings: InstructionSettings = .standard(),
-        instructionJobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: RunShard? = nil, heapProfiles: Bool = true
+        instructionJobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: RunShard? = nil, heapProfiles: Bool = true, workloads: [String] = []
     ) {
         self.heapProfiles = heapProfiles
-        self.suites = suites
+        self.workloads = workloads
+        self.suites = workloads.isEmpty ? suites : suites.map { $0.keeping(workloads: workloads) }.filter { !$0.workloads.isEmpty }
         self.strategies = strategies
         self.quick = quick
         self.objects = objects
@@ -96,7 +100,8 @@ public struct RunPlan: Sendable {
     public func workerJob(suite: Suite, strategy: StrategyEntry?, runID: String, round: Int = 1, measure: CostMeasure = .time) -> WorkerJob {
         WorkerJob(
             suite: suite.name, strategy: strategy?.name, runID: runID, quick: quick, objects: objects, subscribers: subscribers, round: round,
-            rounds: rounds(of: suite, measuring: measure), measure: measure, instructionSettings: measure == .instructions ? instructionSettings : nil)
+            rounds: rounds(of: suite, measuring: measure), measure: measure, instructionSettings: measure == .instructions ? instructionSettings : nil,
+            workloads: workloads.isEmpty ? nil : workloads)
     }
 }
 

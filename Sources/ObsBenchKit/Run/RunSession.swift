@@ -92,7 +92,8 @@ public enum RunSession {
             clockCallCostNanoseconds: MonotonicClock.measureCallCost(),
             measures: plan.measures, instructionCounting: callgrind?.facts, toolchain: HostFacts.toolchain,
             rounds: Dictionary(uniqueKeysWithValues: plan.suites.filter { plan.measures(of: $0).contains(.time) }.map { ($0.name, plan.rounds(of: $0)) }),
-            strategyDetails: plan.strategies.map(\.descriptor), shard: plan.shard, jobs: plan.shard == nil ? nil : plan.jobs)
+            strategyDetails: plan.strategies.map(\.descriptor), shard: plan.shard, jobs: plan.shard == nil ? nil : plan.jobs,
+            workloads: plan.workloads.isEmpty ? nil : plan.workloads)
         do {
             try directory.writeMetadata(metadata)
         } catch {

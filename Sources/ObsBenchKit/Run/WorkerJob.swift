@@ -33,10 +33,13 @@ public struct WorkerJob: Codable, Sendable, Equatable {
     public var measure: CostMeasure
     /// How instructions are counted, exactly as the plan holds them; nil when measuring time.
     public var instructionSettings: InstructionSettings?
+    /// The workloads of the suite to run, by the names `--workload` gave (``Suite/keeping(workloads:)``);
+    /// nil runs them all.
+    public var workloads: [String]?
 
     public init(
         suite: String, strategy: String?, runID: String, quick: Bool, objects: Int? = nil, subscribers: Int? = nil, round: Int = 1, rounds: Int = 1,
-        measure: CostMeasure = .time, instructionSettings: InstructionSettings? = nil
+        measure: CostMeasure = .time, instructionSettings: InstructionSettings? = nil, workloads: [String]? = nil
     ) {
         self.suite = suite
         self.strategy = strategy
@@ -48,10 +51,11 @@ public struct WorkerJob: Codable, Sendable, Equatable {
         self.rounds = rounds
         self.measure = measure
         self.instructionSettings = instructionSettings
+        self.workloads = workloads
     }
 
     enum CodingKeys: String, CodingKey {
-        case suite, strategy, runID = "run_id", quick, objects, subscribers, round, rounds, measure, instructionSettings = "instruction_settings"
+        case suite, strategy, runID = "run_id", quick, objects, subscribers, round, rounds, measure, instructionSettings = "instruction_settings", workloads
     }
 
     /// The job as one line of JSON, keys sorted: what the plan hands the worker.
@@ -80,9 +84,15 @@ public struct WorkerJob: Codable, Sendable, Equatable {
     /// The suite and strategy the job names, from `strategies` (the binary's registry), checked
     /// against each other: a strategy suite needs one, another suite none; `round` in 1...rounds,
     /// and instruction settings exactly when counting instructions. Sizes were checked by `run`.
+    /// The suite holds only the job's ``workloads``, and at least one.
     public func resolve(strategies: [StrategyEntry]) throws -> (suite: Suite, strategy: StrategyEntry?) {
-        guard let found = SuiteRegistry.suite(named: suite) else {
+        guard let whole = SuiteRegistry.suite(named: suite) else {
             throw Invalid(description: "no suite \(suite) (suites: \(SuiteRegistry.all.map(\.name).joined(separator: ", ")))")
+        }
+        let found = whole.keeping(workloads: workloads ?? [])
+        if let workloads, found.workloads.isEmpty {
+            let known = whole.workloads.map(\.name).joined(separator: ", ")
+            throw Invalid(description: "suite \(suite) has no workload named \(workloads.joined(separator: ", ")) (workloads: \(known))")
         }
         guard rounds >= 1, (1...rounds).contains(round) else { throw Invalid(description: "round \(round) is not in 1...\(rounds)") }
         guard (measure == .instructions) == (instructionSettings != nil) else {

@@ -40,6 +40,22 @@ public struct Suite: Sendable {
     /// The workloads `--measure instructions` runs: those that can count instructions.
     public var instructionWorkloads: [any Workload] { workloads.filter(\.countsInstructions) }
 
+    /// Whether `name` picks `workload`: its own name (what `obsbench list` shows) or the name of
+    /// rows it writes (a derived style's `membership-cached`, a concrete loop's
+    /// `read-untracked-concrete`), so a name read off a table or a gate report picks its workload.
+    public static func picks(_ name: String, _ workload: any Workload) -> Bool {
+        workload.name == name || workload.writesRows(named: name)
+    }
+
+    /// The suite with only the workloads `names` pick (``picks(_:_:)``), in the suite's order:
+    /// what `--workload` runs. Empty `names` keep every workload.
+    public func keeping(workloads names: [String]) -> Suite {
+        guard !names.isEmpty else { return self }
+        var kept = self
+        kept.workloads = workloads.filter { workload in names.contains { Self.picks($0, workload) } }
+        return kept
+    }
+
     /// The workloads a worker runs when the run measures `measure`.
     public func workloads(measuring measure: CostMeasure) -> [any Workload] {
         measure == .instructions ? instructionWorkloads : workloads
