@@ -11,8 +11,8 @@ struct HopCountTests {
         "the task-executor hop is counted on an executor of one thread, and its pairs repeat within 2% (with two threads they ranged 4,500–5,400 Ir)",
         .enabled(if: SameMachineGateTests.canCount, "needs valgrind and the release build"))
     func taskExecutorHopRepeats() throws {
-        let run = try CountedRun(["--suite", "hops", "--measure", "instructions", "--quick", "--layouts", "2"])
         let workload = "hop-\(RoundTripHopWorkload.Kind.taskExecutorToActor.rawValue)"
+        let run = try CountedRun(["--suite", "hops", "--measure", "instructions", "--quick", "--layouts", "2", "--workload", workload])
         let row = try run.instructions(workload)
         #expect(row.note.contains(RoundTripHopWorkload.countedThreadsNote), "\(row.note)")
         let samples = run.instructionSamples(workload).map(\.value)

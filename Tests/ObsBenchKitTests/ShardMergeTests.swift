@@ -78,7 +78,7 @@ struct ShardMergeTests {
     func mergedShardsEqualOneRun() throws {
         let scratch = try SameMachineGateTests.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let options = ["--suite", "memory", "--quick", "--rounds", "2", "--strategy", "plain", "--strategy", "observable", "--jobs", "1"]
+        let options = ["--suite", "memory", "--quick", "--rounds", "2", "--strategy", "plain", "--strategy", "observable", "--jobs", "1", "--no-heap-profiles"]
         let whole = try Self.run(options, output: scratch.appendingPathComponent("whole"))
         let shards = try (1...2).map { try Self.run(options + ["--shard", "\($0)/2"], output: scratch.appendingPathComponent("shard-\($0)")) }
         let merged = try Self.obsbench(["merge", shards[1].path, shards[0].path, "--output", scratch.appendingPathComponent("merged").path])
@@ -125,7 +125,7 @@ struct ShardMergeTests {
     func loneShardIsRefused() throws {
         let scratch = try SameMachineGateTests.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let options = ["--suite", "memory", "--quick", "--strategy", "plain", "--strategy", "observable", "--jobs", "1"]
+        let options = ["--suite", "memory", "--quick", "--strategy", "plain", "--strategy", "observable", "--jobs", "1", "--no-heap-profiles"]
         let whole = try Self.run(options, output: scratch.appendingPathComponent("whole"))
         let shard = try Self.run(options + ["--shard", "1/2"], output: scratch.appendingPathComponent("shard"))
         // The shard lacks observable's rows: judged as a run, they would be missing or unseen.
@@ -149,7 +149,7 @@ struct ShardMergeTests {
     func refusals() throws {
         let scratch = try SameMachineGateTests.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let options = ["--suite", "memory", "--quick", "--strategy", "plain", "--strategy", "observable", "--jobs", "1"]
+        let options = ["--suite", "memory", "--quick", "--strategy", "plain", "--strategy", "observable", "--jobs", "1", "--no-heap-profiles"]
         let first = try Self.run(options + ["--shard", "1/2"], output: scratch.appendingPathComponent("first"))
         let second = try Self.run(options + ["--shard", "2/2"], output: scratch.appendingPathComponent("second"))
         let otherOptions = try Self.run(options + ["--rounds", "2", "--shard", "2/2"], output: scratch.appendingPathComponent("other-options"))
