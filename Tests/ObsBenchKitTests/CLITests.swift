@@ -1,11 +1,11 @@
 import ArgumentParser
 import BuiltInStrategies
 import Foundation
-import ObsBenchKit
 import ObservationStrategies
 import Testing
 
 @testable import ObsBenchCLI
+@testable import ObsBenchKit
 
 /// Bad input on the command line: a clear message naming the problem and exit status 64 (usage),
 /// before anything is measured.
@@ -164,6 +164,16 @@ struct RunPlanTests {
         #expect(WorkerJob.arguments(job) == ["worker", "--job", job.json])
         // latency: 8 rounds × 3 strategies; hops: one worker a round, its rounds' own.
         #expect(plan.workerCount == 8 * 3 + Suite.hops.defaultRounds)
+    }
+
+    @Test("workers side by side start untimed strategies first, in the plan's order, then the one whose last worker took longest")
+    func longestFirst() {
+        func job(_ strategy: String, _ round: Int) -> RunJob { RunJob(suite: "latency", measure: .instructions, strategy: strategy, round: round, rounds: 5) }
+        let pending = [job("plain", 2), job("observable", 2), job("published", 1), job("grdb-queue", 1)]
+        #expect(BenchmarkRun.nextJob(pending, seconds: [:]) == 0)
+        let timed = [BenchmarkRun.durationKey(job("plain", 1)): 6.7, BenchmarkRun.durationKey(job("observable", 1)): 13.0]
+        #expect(BenchmarkRun.nextJob(pending, seconds: timed) == 2, "published has no time yet")
+        #expect(BenchmarkRun.nextJob(Array(pending.prefix(2)), seconds: timed) == 1, "observable's last worker took longer")
     }
 
     @Test("--workload keeps the workloads it names, by their own names or their rows', in the suite's order; a suite left with none is not run; the worker runs what its job names")

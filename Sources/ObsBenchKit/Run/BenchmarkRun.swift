@@ -221,12 +221,13 @@ public final class BenchmarkRun {
         // Instruction workers run side by side, and each counts only itself, so their order does
         // not touch the numbers: the asynchronous strategies' workers (GRDB's above all) are the
         // longest, and starting them first in each round keeps a core from idling behind one at
-        // the end of the suite.
+        // the end of the suite. Once a strategy's first worker is done, its further ones are
+        // started longest first, by that worker's time (``nextJob(_:)``).
         let order =
             measure == .instructions
             ? strategies.filter { $0?.descriptor.capabilities.delivery == .asynchronous } + strategies.filter { $0?.descriptor.capabilities.delivery != .asynchronous }
             : strategies
-        var pending = (1...rounds).flatMap { round in order.map { (job: job($0, round: round), strategy: $0) } }.filter { jobNumbers[$0.job] != nil }[...]
+        var pending = (1...rounds).flatMap { round in order.map { (job: job($0, round: round), strategy: $0) } }.filter { jobNumbers[$0.job] != nil }
         // A shard may select none of the suite's jobs: it then has no rows of it at all.
         guard !pending.isEmpty else { return }
         let jobs = pending.map(\.job)
@@ -234,12 +235,12 @@ public final class BenchmarkRun {
         let width = measure == .instructions || suite.countsOnly ? plan.instructionJobs : 1
         await withTaskGroup(of: Void.self) { group in
             var running = 0
-            while let next = pending.first {
+            while !pending.isEmpty {
                 if running == width {
                     await group.next()
                     running -= 1
                 }
-                pending.removeFirst()
+                let next = width > 1 ? pending.remove(at: Self.nextJob(pending.map(\.job), seconds: workerSeconds)) : pending.removeFirst()
                 running += 1
                 let job = next.job, strategy = next.strategy
                 group.addTask {
@@ -252,6 +253,31 @@ public final class BenchmarkRun {
         handOverDoneSuites(progress: progress)
     }
 
+    /// How long each strategy's last worker of the suite in progress took, by job (suite, measure,
+    /// strategy), to start the longest pending ones first where workers run side by side.
+    private var workerSeconds: [String: Double] = [:]
+
+    /// What `seconds` of ``nextJob(_:seconds:)`` is keyed by: the job's suite, measure and strategy.
+    nonisolated static func durationKey(_ job: RunJob) -> String { "\(job.suite)/\(job.measure.rawValue)/\(job.strategyName)" }
+
+    /// Which of `pending` to start next where workers run side by side: a strategy not yet timed in
+    /// this suite first (in the plan's order), then the one whose last worker took longest
+    /// (`seconds`, by ``durationKey(_:)``). A long worker started last would leave the other cores
+    /// idle behind it: `plain` and `observable` counted in 5 layouts took 57 s, the last 13 s one
+    /// worker alone; started longest first, 53 s.
+    nonisolated static func nextJob(_ pending: [RunJob], seconds: [String: Double]) -> Int {
+        var best = 0
+        var bestSeconds = -1.0
+        for (index, job) in pending.enumerated() {
+            let seconds = seconds[durationKey(job)] ?? .infinity
+            if seconds > bestSeconds {
+                best = index
+                bestSeconds = seconds
+            }
+        }
+        return best
+    }
+
     /// Runs one worker and records what it measured (``RunRecorder``).
     private func runAndRecord(_ job: RunJob, suite: Suite, strategy: StrategyEntry?, suiteLabel: String, progress: ProgressReporter) async {
         let name = job.strategyName, round = job.round, rounds = job.rounds, measure = job.measure
@@ -260,6 +286,7 @@ public final class BenchmarkRun {
         let begin = MonotonicClock.now()
         var (output, failure) = await runWorker(suite: suite, strategy: strategy, round: round, measure: measure)
         let seconds = Double(MonotonicClock.now() - begin) / 1e9
+        workerSeconds[Self.durationKey(job)] = seconds
         do {
             try recorder.record(job, number: jobNumbers[job] ?? 0, output: output)
         } catch {
