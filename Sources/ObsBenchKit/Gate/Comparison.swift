@@ -225,7 +225,8 @@ public struct RunComparison: Sendable {
         for (key, new) in now where base[key] == nil {
             comparisons.append(MetricComparison(rowKey: key, unit: new.row.unit, baseline: nil, current: new.value, verdict: .added, reason: "not in the baseline"))
         }
-        self.comparisons = comparisons.sorted { ($0.verdict, $0.key) < ($1.verdict, $1.key) }
+        // Each row's key is text made once, not at every comparison of the sort.
+        self.comparisons = comparisons.map { ($0, $0.key) }.sorted { ($0.0.verdict, $0.1) < ($1.0.verdict, $1.1) }.map(\.0)
         let absent = [("the baseline", baseline), ("the current run", current)].filter { !$0.1.absentFiles.isEmpty }
         let disagreements = baseDisagreements.map { "the baseline's \($0)" } + nowDisagreements.map { "the current run's \($0)" }
         let withoutEvidence = self.comparisons.filter { $0.verdict == .noVerdict }

@@ -1,4 +1,5 @@
 import Foundation
+import ObservationStrategies
 
 /// The Mann-Whitney U test: whether one sample's values tend to be larger than another's, without
 /// assuming a distribution. Exact for up to 60 values in all (the gate compares a few round
@@ -25,10 +26,17 @@ public enum MannWhitneyU {
         min(1, 2 * min(pValue(first, exceeds: second), pValue(second, exceeds: first)))
     }
 
-    /// The smallest two-sided p that samples of these sizes can give.
+    /// The smallest two-sided p that samples of these sizes can give. Remembered by sizes: a gate
+    /// asks it of every timing it judges, and the exact distribution behind it is not cheap.
     public static func smallestTwoSidedPValue(_ firstCount: Int, _ secondCount: Int) -> Double {
-        min(1, 2 * smallestPValue(firstCount, secondCount))
+        let sizes = SIMD2(firstCount, secondCount)
+        if let known = smallestTwoSided.withLock({ $0[sizes] }) { return known }
+        let p = min(1, 2 * smallestPValue(firstCount, secondCount))
+        smallestTwoSided.withLock { $0[sizes] = p }
+        return p
     }
+
+    private static let smallestTwoSided = Locked<[SIMD2<Int>: Double]>([:])
 
     /// The fewest rounds per side (up to 20) whose smallest two-sided p is below `level`.
     public static func roundsNeeded(level: Double) -> Int {
