@@ -93,6 +93,11 @@ public struct SubscriberScalingWorkload: Workload {
         var points: [(subscribers: Int, nanoseconds: Double)] = []
         var intervals: [GrowthFit.IntervalPoint] = []
         var sequence = 0
+        // The empty batch makes the same writes without applying them, from a count of its own: had
+        // it advanced `sequence`, an empty batch of 63 (mod 64) would make the next real write the
+        // title the last one wrote, which @Observable (Swift 6.2 and later) does not report. A CI
+        // run's gate then failed on observable's scaling-disjoint re-runs, 1 -> 0.9998 per write.
+        var emptySequence = 0
         var stopped: String?
         for subscribers in counts {
             if let (slope, estimate) = Self.stopsBefore(subscribers, after: points) {
@@ -120,8 +125,8 @@ public struct SubscriberScalingWorkload: Workload {
                 },
                 emptyBatch: { iterations in
                     for _ in 0..<iterations {
-                        sequence &+= 1
-                        blackHole(topology.write(sequence, titles: ScalingTopology.titles))
+                        emptySequence &+= 1
+                        blackHole(topology.write(emptySequence, titles: ScalingTopology.titles))
                     }
                 })
             if let failure = views.lazy.compactMap({ $0.snapshot.failure }).first { throw WorkloadError.viewFailed(failure) }
