@@ -58,9 +58,9 @@ enum Selection {
         return Registered.strategies.filter { entry in chosen.contains { $0.name == entry.name } }
     }
 
-    /// Checks `--workload`: each name picks a workload of one of `suites` (``Suite/picks(_:_:)``).
+    /// Checks `--workload`: each name keeps a workload of one of `suites` (``Suite/keeping(workloads:)``).
     static func validateWorkloads(_ names: [String], in suites: [Suite]) throws {
-        for name in names where !suites.contains(where: { suite in suite.workloads.contains { Suite.picks(name, $0) } }) {
+        for name in names where !suites.contains(where: { !$0.keeping(workloads: [name]).workloads.isEmpty }) {
             let known = suites.map { "\($0.name): \($0.workloads.map(\.name).joined(separator: ", "))" }.joined(separator: "; ")
             throw ValidationError("no workload '\(name)' in \(suites.count == 1 ? "suite \(suites[0].name)" : "the suites chosen") (\(known))")
         }

@@ -222,7 +222,7 @@ public final class BenchmarkRun {
         // not touch the numbers: the asynchronous strategies' workers (GRDB's above all) are the
         // longest, and starting them first in each round keeps a core from idling behind one at
         // the end of the suite. Once a strategy's first worker is done, its further ones are
-        // started longest first, by that worker's time (``nextJob(_:)``).
+        // started longest first, by that worker's time (``nextJob(_:seconds:)``).
         let order =
             measure == .instructions
             ? strategies.filter { $0?.descriptor.capabilities.delivery == .asynchronous } + strategies.filter { $0?.descriptor.capabilities.delivery != .asynchronous }
