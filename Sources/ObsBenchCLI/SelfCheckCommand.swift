@@ -24,12 +24,15 @@ struct SelfCheckCommand: AsyncParsableCommand {
         /// Under Callgrind: the harness's share of `observable`'s and `published`'s read and write,
         /// from the latency workloads and the concrete reference (`HarnessShare`).
         case attribution
+        /// Under Callgrind: one window in which the main thread spins the first of `--lengths` and
+        /// another thread the second; prints the window's instructions (``CountedThreads``).
+        case countThreads = "count-threads"
         /// The memory layout (OBSBENCH_LAYOUT): the seed, its paddings, where a record made now
         /// and a stack variable lie, and how hash tables are seeded (by address or by size).
         case layout
     }
 
-    @Argument(help: "main-thread, count-loop, count-writes, attribution or layout.") var check: Check
+    @Argument(help: "main-thread, count-loop, count-threads, count-writes, attribution or layout.") var check: Check
     @Option(parsing: .upToNextOption, help: "Loop lengths for count-loop.") var lengths: [Int] = [1_000, 2_000, 4_000]
     @Option(help: "The strategy for count-writes.") var strategy = "plain"
     @Option(name: .customLong("extra-spins"), help: "Canary spins added to each write (count-writes).") var extraSpins = 0
@@ -74,6 +77,20 @@ struct SelfCheckCommand: AsyncParsableCommand {
                 Canary.spin(length)
                 print("\(length) \(try dump.take().instructions)")
             }
+        case .countThreads:
+            guard Callgrind.isRunningUnderValgrind else { throw CallgrindError.notUnderValgrind }
+            guard lengths.count == 2 else { throw ValidationError("count-threads takes two lengths: the main thread's and the other thread's") }
+            Callgrind.countMainThreadAloneIfAsked()
+            let (mine, other) = (lengths[0], lengths[1])
+            let dump = Callgrind.Dump(label: "threads \(mine) \(other)")
+            Callgrind.zero()
+            let thread = Thread { Canary.spin(other) }
+            thread.start()
+            Canary.spin(mine)
+            // Waits for the other thread's spin by polling its state: a join would need a lock the
+            // window would count on both sides alike, but polling costs only the main thread.
+            while !thread.isFinished { sched_yield() }
+            print("\(mine) \(other) \(try dump.take().instructions)")
         case .countWrites:
             guard let entry = Registered.entry(named: strategy) else { throw ValidationError("unknown strategy '\(strategy)'") }
             let store = try entry.makeStore(TaskRecord.sample(count: 100))

@@ -4,14 +4,16 @@ import Testing
 @testable import ObsBenchKit
 
 /// The gate on instruction counts (a tight tolerance, no significance test), and its refusal to
-/// compare runs made differently: another measure, Valgrind, allocator, `--quick` or round count.
+/// compare runs made differently: another measure, Valgrind, threads counted, allocator, `--quick` or
+/// round count.
 @Suite("Regression gate: instructions and comparability")
 struct GateInstructionTests {
     init() { BuiltInStrategiesKnown.declare() }
 
     static func metadata(
         measures: [CostMeasure] = [.time], valgrind: String = "valgrind-3.19.0", allocator: String = "jemalloc", quick: Bool = false,
-        suites: [String] = ["latency"], rounds: [String: Int] = ["latency": 8], options: [String] = ["--tool=callgrind", "--cache-sim=no"]
+        suites: [String] = ["latency"], rounds: [String: Int] = ["latency": 8], options: [String] = ["--tool=callgrind", "--cache-sim=no"],
+        countedThreads: String? = CountedThreads.rule
     ) -> RunMetadata {
         RunMetadata(
             runID: "r", time: "t", gitRevision: "g", host: "h", cpuModel: "c", coreCount: 2, swiftVersion: "6.3", buildConfiguration: "release",
@@ -20,7 +22,7 @@ struct GateInstructionTests {
             instructionCounting: measures.contains(.instructions)
                 ? InstructionFacts(
                     valgrindVersion: valgrind, tool: "callgrind", options: options, environment: ["SWIFT_DETERMINISTIC_HASHING=1"],
-                    addressRandomization: "off", settings: .quick())
+                    addressRandomization: "off", settings: .quick(), countedThreads: countedThreads)
                 : nil,
             toolchain: "Swift version 6.3.1", rounds: rounds)
     }
@@ -91,6 +93,10 @@ struct GateInstructionTests {
             (
                 "Callgrind options", metadata(measures: [.instructions]),
                 metadata(measures: [.instructions], options: ["--tool=callgrind", "--cache-sim=no", "--collect-systime=yes"]), "instructions"
+            ),
+            (
+                // A run made before synchronous strategies' workers counted their main thread alone.
+                "threads counted", metadata(measures: [.instructions], countedThreads: nil), metadata(measures: [.instructions]), "instructions"
             ),
             ("measure", metadata(measures: [.instructions]), metadata(measures: [.time]), "instructions"),
             ("worker rounds", metadata(rounds: ["latency": 8]), metadata(rounds: ["latency": 4]), "latency"),

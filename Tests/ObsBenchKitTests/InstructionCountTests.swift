@@ -1,3 +1,4 @@
+import BuiltInStrategies
 import Foundation
 import ObservationStrategies
 import Testing
@@ -34,12 +35,17 @@ struct InstructionCountTests {
     }
 
     /// Runs `obsbench self-check ARGUMENTS` (under Callgrind when `callgrind` is set) and returns its standard output.
-    static func selfCheck(_ arguments: [String], underCallgrind callgrind: Bool, binary: String = obsbench, layout: Int = 1) throws -> String {
-        try selfCheck(arguments, underCallgrind: callgrind, binary: binary, layout: layout, inspectDumps: { _ in })
+    static func selfCheck(
+        _ arguments: [String], underCallgrind callgrind: Bool, binary: String = obsbench, layout: Int = 1, threads: CountedThreads = .all
+    ) throws -> String {
+        try selfCheck(arguments, underCallgrind: callgrind, binary: binary, layout: layout, threads: threads, inspectDumps: { _ in })
     }
 
     /// The same, and `inspectDumps` sees the folder of Callgrind's dumps before it is removed.
-    static func selfCheck(_ arguments: [String], underCallgrind callgrind: Bool, binary: String = obsbench, layout: Int = 1, inspectDumps: (URL) throws -> Void) throws -> String {
+    static func selfCheck(
+        _ arguments: [String], underCallgrind callgrind: Bool, binary: String = obsbench, layout: Int = 1, threads: CountedThreads = .all,
+        inspectDumps: (URL) throws -> Void
+    ) throws -> String {
         let obsbench = binary
         #expect(FileManager.default.isExecutableFile(atPath: obsbench), "build it first: swift build --build-tests")
         let process = Process()
@@ -49,7 +55,7 @@ struct InstructionCountTests {
             invocation = prepared
             let dumps = prepared.scratch.appendingPathComponent("dumps")
             try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
-            let command = prepared.command(workerArguments: ["self-check"] + arguments, dumpFolder: dumps, layout: layout)
+            let command = prepared.command(workerArguments: ["self-check"] + arguments, dumpFolder: dumps, layout: layout, threads: threads)
             process.executableURL = URL(fileURLWithPath: command.executable)
             process.arguments = command.arguments
             process.environment = command.environment
@@ -94,6 +100,26 @@ struct InstructionCountTests {
             #expect(abs(fixed - (points[4].1 - slope * points[4].0)) <= 50, "length \(length): \(count) Ir is off the line by \(fixed)")
             #expect(fixed >= 0 && fixed < count / 2, "length \(length): fixed part \(fixed) of \(count)")
         }
+    }
+
+    @Test(
+        "a worker of a synchronous strategy counts its main thread alone; any other worker counts every thread",
+        .enabled(if: canCount, "needs valgrind"))
+    func countedThreads() throws {
+        // One window: the main thread spins 1,000 times, another thread 1,000,000 times.
+        func count(_ threads: CountedThreads) throws -> Double {
+            let output = try Self.selfCheck(["count-threads", "--lengths", "1000", "1000000"], underCallgrind: true, threads: threads)
+            let fields = output.split(separator: "\n").first { $0.hasPrefix("1000 1000000 ") }?.split(separator: " ")
+            return try #require(fields.flatMap { Double($0[2]) }, "\(output)")
+        }
+        let every = try count(.all), main = try count(.mainThread)
+        #expect(every >= 1_000_000, "every thread: the other thread's million spins are counted (\(every) Ir)")
+        #expect(main < 100_000, "the main thread alone: its thousand spins and its wait, not the other thread's (\(main) Ir)")
+        #expect(main > 1_000, "the main thread counts (\(main) Ir)")
+        let plain = try #require(StrategyRegistry.entry(named: "plain")), grdb = try #require(StrategyRegistry.entry(named: "grdb-queue"))
+        #expect(CountedThreads.counted(for: plain) == .mainThread)
+        #expect(CountedThreads.counted(for: grdb) == .all)
+        #expect(CountedThreads.counted(for: nil) == .all, "a suite that measures no strategy (hops) counts every thread")
     }
 
     @Test("an extra call injected into a strategy's write is flagged by the gate; the same build counted twice is not", .enabled(if: canCount, "needs valgrind"))

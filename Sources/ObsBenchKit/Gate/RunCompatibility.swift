@@ -34,6 +34,8 @@ public enum RunCompatibility {
                 // Cache simulation adds estimates; it does not change what Ir counts.
                 differ("Callgrind options", countingOptions(a.options), countingOptions(b.options))
                 differ("instruction-mode environment", a.environment.joined(separator: " "), b.environment.joined(separator: " "))
+                differ(
+                    "threads counted", a.countedThreads ?? InstructionFacts.everyThread, b.countedThreads ?? InstructionFacts.everyThread)
                 differ("instruction loop lengths", lengths(a.settings), lengths(b.settings))
             }
         }

@@ -8,7 +8,8 @@ import Synchronization
 /// A worker in the instruction mode runs under
 /// `valgrind --tool=callgrind --callgrind-out-file=DIR/callgrind.out`, with
 /// `OBSBENCH_CALLGRIND_DIR=DIR`. Around the measured code it calls `zero()`, runs the code, and
-/// `dump(label:)` reads back the totals of what Callgrind counted in between, on every thread of the process:
+/// `dump(label:)` reads back the totals of what Callgrind counted in between, on every thread of
+/// the process that counts (``CountedThreads``):
 ///
 /// ```swift
 /// Callgrind.zero()
@@ -19,6 +20,19 @@ import Synchronization
 public enum Callgrind {
     /// The variable naming the folder Callgrind writes its dumps into.
     public static let directoryVariable = "OBSBENCH_CALLGRIND_DIR"
+
+    /// The variable that tells a worker Callgrind started not counting (`--collect-atstart=no`)
+    /// to switch counting on for its main thread alone (``CountedThreads/mainThread``).
+    public static let threadsVariable = "OBSBENCH_CALLGRIND_THREADS"
+
+    /// Switches counting on for the calling thread, the worker's main thread, when the worker was
+    /// started to count that thread alone (``threadsVariable``); does nothing otherwise. Called
+    /// once, on the main thread, before anything is counted: from then on the main thread counts
+    /// as every thread does in a worker that counts them all, and no other thread counts.
+    public static func countMainThreadAloneIfAsked() {
+        guard ProcessInfo.processInfo.environment[threadsVariable] == CountedThreads.mainThread.rawValue else { return }
+        toggleCollect()
+    }
 
     /// Whether `<valgrind/callgrind.h>` was found when obsbench was built; without it the client
     /// requests compile to nothing and the instruction mode is unavailable.
@@ -35,7 +49,8 @@ public enum Callgrind {
 
     /// Switches counting off for the calling thread, or back on: what runs in between is not
     /// counted, so one dump can hold the sum of several counted windows (``InstructionCounter``'s
-    /// draws). Counting is on when a process starts.
+    /// draws). Each thread has its own switch. It starts on in every thread, except in a worker
+    /// that counts its main thread alone (``countMainThreadAloneIfAsked()``), where it starts off.
     @inline(never)
     public static func toggleCollect() {
         obsbench_callgrind_toggle_collect()

@@ -310,7 +310,7 @@ public final class BenchmarkRun {
         let arguments = WorkerJob.arguments(job)
         let outcome: WorkerLauncher.Outcome
         if measure == .instructions {
-            outcome = await runUnderCallgrind(arguments: arguments, layout: round)
+            outcome = await runUnderCallgrind(arguments: arguments, layout: round, threads: .counted(for: strategy))
         } else {
             outcome = await launcher.run(
                 executable: workerExecutable, arguments: arguments, timeoutSeconds: plan.workerTimeoutSeconds,
@@ -367,9 +367,9 @@ public final class BenchmarkRun {
         }
     }
 
-    /// Runs one worker under Callgrind in memory layout `layout`, its dumps in a folder of its
-    /// own; a crash or hang names Valgrind and ends with the last lines it logged.
-    private func runUnderCallgrind(arguments: [String], layout: Int) async -> WorkerLauncher.Outcome {
+    /// Runs one worker under Callgrind in memory layout `layout`, counting `threads`, its dumps in
+    /// a folder of its own; a crash or hang names Valgrind and ends with the last lines it logged.
+    private func runUnderCallgrind(arguments: [String], layout: Int, threads: CountedThreads) async -> WorkerLauncher.Outcome {
         guard let callgrind else { return .failed("the instruction mode was not prepared (no valgrind)") }
         let dumps = callgrind.scratch.appendingPathComponent("worker-\(UUID().uuidString)")
         do {
@@ -378,7 +378,7 @@ public final class BenchmarkRun {
             return .failed("cannot create a folder for Callgrind's dumps: \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: dumps) }
-        let command = callgrind.command(workerArguments: arguments, dumpFolder: dumps, layout: layout)
+        let command = callgrind.command(workerArguments: arguments, dumpFolder: dumps, layout: layout, threads: threads)
         let outcome = await launcher.run(executable: command.executable, arguments: command.arguments, timeoutSeconds: plan.workerTimeoutSeconds, environment: command.environment)
         if case .finished(var output) = outcome {
             // Read here, after the worker exited: under Valgrind it would cost ~50× as much.

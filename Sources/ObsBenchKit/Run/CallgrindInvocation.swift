@@ -1,4 +1,5 @@
 import Foundation
+import ObservationStrategies
 
 /// How an instruction-mode worker is started: under `valgrind --tool=callgrind`, with address
 /// randomisation off (`setarch -R`), deterministic hashing, and a copy of this binary whose debug
@@ -76,7 +77,7 @@ public struct CallgrindInvocation: Sendable {
             options: baseOptions(cacheSimulation: settings.cacheSimulation),
             environment: deterministicEnvironment.map { "\($0.key)=\($0.value)" }.sorted(),
             addressRandomization: "off (setarch -R); layouts 1...\(settings.layouts): OBSBENCH_LAYOUT=N, --aspace-minaddr seeded, started through \(loader)",
-            settings: settings)
+            settings: settings, countedThreads: CountedThreads.rule)
         return CallgrindInvocation(valgrind: valgrind, setarch: setarch, strippedExecutable: stripped, loader: loader, scratch: scratch, facts: facts)
     }
 
@@ -91,12 +92,12 @@ public struct CallgrindInvocation: Sendable {
     }
 
     /// The executable, arguments and environment of one worker whose dumps go to `dumpFolder`,
-    /// counting in memory layout `layout` (``LayoutSeed``).
-    public func command(workerArguments: [String], dumpFolder: URL, layout: Int, environment: [String: String] = ProcessInfo.processInfo.environment) -> (
-        executable: String, arguments: [String], environment: [String: String]
-    ) {
+    /// counting in memory layout `layout` (``LayoutSeed``) on `threads`.
+    public func command(
+        workerArguments: [String], dumpFolder: URL, layout: Int, threads: CountedThreads = .all, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> (executable: String, arguments: [String], environment: [String: String]) {
         let arguments =
-            ["-R", valgrind] + facts.options + [
+            ["-R", valgrind] + facts.options + threads.options + [
                 "--callgrind-out-file=\(dumpFolder.appendingPathComponent("callgrind.out").path)",
                 "--log-file=\(dumpFolder.appendingPathComponent("valgrind.log").path)",
                 "--aspace-minaddr=0x\(String(LayoutSeed.minimumAddress(seed: layout), radix: 16))",
@@ -104,6 +105,7 @@ public struct CallgrindInvocation: Sendable {
             ] + workerArguments
         var environment = environment.merging(Self.deterministicEnvironment) { $1 }.merging(LayoutSeed.environment(seed: layout)) { $1 }
         environment[Callgrind.directoryVariable] = dumpFolder.path
+        environment[Callgrind.threadsVariable] = threads == .mainThread ? threads.rawValue : nil
         return (setarch, arguments, environment)
     }
 
@@ -127,6 +129,41 @@ public struct CallgrindInvocation: Sendable {
     }
 }
 
+/// Which threads of a worker Callgrind counts.
+///
+/// A synchronous strategy's operations run on the thread that calls them, the worker's main
+/// thread (``ObservationStrategies/Delivery/synchronous``: delivered before the write returns, on
+/// the writing thread). Its worker counts that thread alone. Every other thread of the process
+/// belongs to libdispatch and the Swift runtime. Their work follows the wall clock, not the
+/// operation: the worker pool's monitor wakes each second to read `/proc` (`fscanf`), the pool
+/// starts or ends a thread. Counted with the rest, a second's tick falling in one process's counted
+/// window and not in another's moved plain's drawn rows by up to 1.1% between two processes of one
+/// binary in one layout (write-observed 502.5 against 508.0 Ir/op), beyond their layouts' spread.
+/// Asynchronous strategies, and suites that measure no strategy (cross-thread hops), deliver on
+/// other threads: their workers count every thread.
+public enum CountedThreads: String, Sendable, Codable {
+    /// Every thread of the process (Callgrind's default).
+    case all
+    /// The worker's main thread alone: the others never switch counting on.
+    case mainThread = "main"
+
+    /// The threads a worker of `strategy` counts (nil: a suite that measures no strategy).
+    public static func counted(for strategy: StrategyEntry?) -> CountedThreads {
+        strategy?.descriptor.capabilities.delivery == .synchronous ? .mainThread : .all
+    }
+
+    /// Callgrind's options for it: threads start not counting, and the worker's main thread
+    /// switches counting on (``Callgrind/countMainThreadAloneIfAsked()``).
+    var options: [String] {
+        self == .mainThread ? ["--collect-atstart=no"] : []
+    }
+
+    /// The rule as `run.json` records it (``InstructionFacts/countedThreads``).
+    public static let rule =
+        "synchronous strategies: the worker's main thread alone (--collect-atstart=no; the main thread switches counting on); "
+        + "asynchronous strategies and suites that measure no strategy: every thread"
+}
+
 /// What decided a run's instruction counts, for `run.json`; two runs' counts are comparable only
 /// when these match (and the toolchain and build do).
 public struct InstructionFacts: Codable, Sendable, Equatable {
@@ -136,11 +173,18 @@ public struct InstructionFacts: Codable, Sendable, Equatable {
     public var environment: [String]
     public var addressRandomization: String
     public var settings: InstructionSettings
+    /// Which threads each worker counted (``CountedThreads/rule``); nil in runs made before
+    /// workers of synchronous strategies counted their main thread alone, when every worker
+    /// counted every thread.
+    public var countedThreads: String?
 
     enum CodingKeys: String, CodingKey {
         case valgrindVersion = "valgrind_version", tool, options, environment
-        case addressRandomization = "address_randomization", settings
+        case addressRandomization = "address_randomization", settings, countedThreads = "counted_threads"
     }
+
+    /// What a run that does not say counted: every thread of every worker.
+    public static let everyThread = "every thread of every worker"
 }
 
 /// The dynamic loader an ELF executable names (`PT_INTERP`), e.g. `/lib64/ld-linux-x86-64.so.2`.

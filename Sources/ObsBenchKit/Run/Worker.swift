@@ -19,6 +19,7 @@ public enum Worker {
             measure: measure, instructionSettings: instructionSettings)
         // Resolved once, before anything is measured (a lazy lookup allocates on first use).
         _ = ThreadSanitizerHooks.isActive
+        if measure == .instructions { Callgrind.countMainThreadAloneIfAsked() }
         var output = WorkloadOutput()
         if !ProcessCounters.isMainThread {
             output.rows.append(
