@@ -25,11 +25,15 @@ public struct ReadInsideViewWorkload: Workload {
             try store.write(.priority(next), to: record)
             await store.settle()
         }
-        // A read costs 20 to 1,900 Ir and its scope's write up to 80,000: 25 times the counted
-        // reads on each record (1,500 a record), so that the batch's own cost, which glibc's frees
-        // make differ a little between passes, is shared by more of them. At 10 times, a layout's
-        // value spread by 0.09 to 0.29 Ir/op over 5 layouts; at 25, by 0.01 to 0.12 (two runs).
-        let measured = try await context.measureCost(label: name, drawScale: 25) { record in
+        // A read costs 20 to 1,900 Ir and its scope's write up to 80,000: 10 times the counted
+        // reads on each record (600 a record, quick), so that the batch's own cost, which glibc's
+        // frees make differ a little between passes, is shared by more of them. Once only the main
+        // thread of a synchronous strategy's worker counted (``CountedThreads``), 10 times spread
+        // a row's 5 layouts by 0.04 to 0.09 Ir/op (state-subject, observable), where 25 times
+        // spread them by 0.01 to 0.03, and moved no row by more than 0.05 Ir/op: each far inside
+        // the gate's allowance (0.5%, and at least 1 Ir/op). 25 times took the quick count of
+        // plain, observable, published and state-subject's read-in-view 58.6 s, 10 times 44.3 s.
+        let measured = try await context.measureCost(label: name, drawScale: 10) { record in
             MeasuredDraw(
                 batch: { iterations in
                     try await scope(record, reads: 1 + iterations)
