@@ -87,8 +87,8 @@ struct SelfCheckCommand: AsyncParsableCommand {
             let thread = Thread { Canary.spin(other) }
             thread.start()
             Canary.spin(mine)
-            // Waits for the other thread's spin by polling its state: a join would need a lock the
-            // window would count on both sides alike, but polling costs only the main thread.
+            // The window ends only once the other thread's spin is done (polled: Foundation's
+            // `Thread` has no join).
             while !thread.isFinished { sched_yield() }
             print("\(mine) \(other) \(try dump.take().instructions)")
         case .countWrites:
