@@ -33,7 +33,7 @@ struct SelfCheckCommand: AsyncParsableCommand {
     }
 
     @Argument(help: "main-thread, count-loop, count-threads, count-writes, attribution or layout.") var check: Check
-    @Option(parsing: .upToNextOption, help: "Loop lengths for count-loop.") var lengths: [Int] = [1_000, 2_000, 4_000]
+    @Option(parsing: .upToNextOption, help: "Loop lengths for count-loop; the two threads' spins for count-threads.") var lengths: [Int] = [1_000, 2_000, 4_000]
     @Option(help: "The strategy for count-writes.") var strategy = "plain"
     @Option(name: .customLong("extra-spins"), help: "Canary spins added to each write (count-writes).") var extraSpins = 0
 
@@ -56,6 +56,8 @@ struct SelfCheckCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
+        // Started to count the main thread alone (`CountedThreads.mainThread`), every check counts it.
+        Callgrind.countMainThreadAloneIfAsked()
         switch check {
         case .layout:
             let record = TaskRecord.sample(count: 1)
@@ -80,7 +82,6 @@ struct SelfCheckCommand: AsyncParsableCommand {
         case .countThreads:
             guard Callgrind.isRunningUnderValgrind else { throw CallgrindError.notUnderValgrind }
             guard lengths.count == 2 else { throw ValidationError("count-threads takes two lengths: the main thread's and the other thread's") }
-            Callgrind.countMainThreadAloneIfAsked()
             let (mine, other) = (lengths[0], lengths[1])
             let dump = Callgrind.Dump(label: "threads \(mine) \(other)")
             Callgrind.zero()

@@ -9,7 +9,8 @@ import Synchronization
 /// `valgrind --tool=callgrind --callgrind-out-file=DIR/callgrind.out`, with
 /// `OBSBENCH_CALLGRIND_DIR=DIR`. Around the measured code it calls `zero()`, runs the code, and
 /// `dump(label:)` reads back the totals of what Callgrind counted in between, on every thread of
-/// the process that counts (``CountedThreads``):
+/// the process that counts (``CountedThreads``: in a synchronous strategy's worker, the main
+/// thread alone):
 ///
 /// ```swift
 /// Callgrind.zero()
@@ -26,13 +27,31 @@ public enum Callgrind {
     public static let threadsVariable = "OBSBENCH_CALLGRIND_THREADS"
 
     /// Switches counting on for the calling thread, the worker's main thread, when the worker was
-    /// started to count that thread alone (``threadsVariable``); does nothing otherwise. Called
-    /// once, on the main thread, before anything is counted: from then on the main thread counts
-    /// as every thread does in a worker that counts them all, and no other thread counts.
+    /// started to count that thread alone (``threadsVariable``); does nothing otherwise, or when it
+    /// is on already. Called on the main thread before anything is counted: from then on the main
+    /// thread counts as every thread does in a worker that counts them all, and no other thread
+    /// counts instructions.
+    ///
+    /// Read with `getenv`, not `ProcessInfo.environment`: a dictionary of the environment, whose
+    /// values hold each run's own paths, would shape the heap a little differently in each run
+    /// before anything is counted (see `Console.commandName`).
+    @MainActor
     public static func countMainThreadAloneIfAsked() {
-        guard ProcessInfo.processInfo.environment[threadsVariable] == CountedThreads.mainThread.rawValue else { return }
-        toggleCollect()
+        if !mainThreadCollects { toggleCollect() }
     }
+
+    /// Whether the main thread is counting now, as this process's own calls of ``toggleCollect()``
+    /// left it: off from the start in a worker that counts the main thread alone, until
+    /// ``countMainThreadAloneIfAsked()``. Only the main thread switches its counting here.
+    @MainActor
+    public static var mainThreadCollects: Bool {
+        collecting.load(ordering: .relaxed)
+    }
+
+    /// ``mainThreadCollects``, kept beside the client request: off at the start only where
+    /// ``threadsVariable`` asks for the main thread alone (Callgrind was started with
+    /// `--collect-atstart=no`).
+    private static let collecting = Atomic<Bool>(getenv(threadsVariable).map { strcmp($0, CountedThreads.mainThread.rawValue) != 0 } ?? true)
 
     /// Whether `<valgrind/callgrind.h>` was found when obsbench was built; without it the client
     /// requests compile to nothing and the instruction mode is unavailable.
@@ -54,6 +73,7 @@ public enum Callgrind {
     @inline(never)
     public static func toggleCollect() {
         obsbench_callgrind_toggle_collect()
+        collecting.store(!collecting.load(ordering: .relaxed), ordering: .relaxed)
     }
 
     /// Dumps the counts since the last `zero()` or dump (every thread) to a new profile file and

@@ -331,6 +331,10 @@ public struct InstructionCounter {
             defer { taken.forEach { $0.deallocate() } }
             let dump = Callgrind.Dump(label: "\(label)\(empty ? " empty" : "") \(records.count) records n=\(length.map(String.init) ?? "probe \(warmUp)")")
             Callgrind.toggleCollect()
+            // A draw that throws leaves the pass with counting off: switched back on, so that the
+            // worker's next workloads count (in a worker that counts its main thread alone, nothing
+            // else would).
+            defer { if !Callgrind.mainThreadCollects { Callgrind.toggleCollect() } }
             Callgrind.zero()
             for record in records {
                 shakeHeap(record: record, into: &taken)

@@ -102,7 +102,8 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
     public static let latency = Metric("latency", unit: "ns/op", gate: .timing)
     /// The empty loop's time per iteration that was subtracted from `latency`.
     public static let loopOverhead = Metric("loop_overhead", unit: "ns/op", gate: emptyLoop)
-    /// Instructions per operation under Callgrind, every thread, the empty loop's subtracted.
+    /// Instructions per operation under Callgrind (the threads ``CountedThreads`` says), the empty
+    /// loop's subtracted.
     public static let instructions = Metric("instructions", unit: "Ir/op", gate: .instructions)
     /// The empty loop's instructions per iteration that were subtracted from `instructions`.
     public static let instructionLoopOverhead = Metric("instruction_loop_overhead", unit: "Ir/op", gate: emptyLoop)

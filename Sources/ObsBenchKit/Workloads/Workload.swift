@@ -216,10 +216,11 @@ extension WorkloadContext {
                 ], samples: samples(.latency, sampled.nanosecondsPerOperation))
         case .instructions(let counted):
             let settings = counted.settings
+            let threads = CountedThreads.counted(for: strategy)
             let method =
                 counted.records > 0
-                ? "Callgrind, every thread; \(Counted.drawnNote(records: counted.records)), (Ir at \(counted.drawWarmUp + counted.drawLength) ops − Ir at \(counted.drawWarmUp)) / \(counted.drawLength) on each, after \(counted.drawWarmUp) not counted"
-                : "Callgrind, every thread; (Ir at \(settings.longLength) ops − Ir at \(settings.shortLength)) / \(settings.longLength - settings.shortLength), \(settings.repeats) repeats"
+                ? "\(threads.note); \(Counted.drawnNote(records: counted.records)), (Ir at \(counted.drawWarmUp + counted.drawLength) ops − Ir at \(counted.drawWarmUp)) / \(counted.drawLength) on each, after \(counted.drawWarmUp) not counted"
+                : "\(threads.note); (Ir at \(settings.longLength) ops − Ir at \(settings.shortLength)) / \(settings.longLength - settings.shortLength), \(settings.repeats) repeats"
             var instructions = row(.instructions, Statistics(counted.instructionsPerOperation), "\(note); \(method); empty loop subtracted")
             instructions.profileDumps = counted.profileDumps
             var output = WorkloadOutput(
