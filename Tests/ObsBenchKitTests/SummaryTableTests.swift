@@ -136,6 +136,24 @@ struct SummaryTableTests {
         #expect(SummaryTable.minimumInstructionFloorForRatio == 100)
     }
 
+    @Test("a table of counts says which threads were counted only where its rows' notes say the main thread alone")
+    func countedThreadsSaid() throws {
+        func counted(_ strategy: String, note: String) -> ResultRow {
+            ResultRow(
+                runID: "r", suite: "latency", workload: "write-unobserved", strategy: strategy, executor: "main-actor", objects: 1_000, subscribers: 0,
+                concurrency: 1, metric: .instructions, unit: Metric.instructions.unit, statistics: Statistics([35, 35]), note: note, rounds: 2)
+        }
+        func footnotes(_ rows: [ResultRow]) throws -> [String] {
+            try #require(SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "grdb-queue"]).first).footnotes
+        }
+        // Made since: plain's row counted its main thread, grdb-queue's every thread.
+        let now = [counted("plain", note: "x; \(CountedThreads.mainThread.note); 3 repeats"), counted("grdb-queue", note: "x; \(CountedThreads.all.note); 3 repeats")]
+        #expect(try footnotes(now).contains(SummaryTable.countedThreadsFootnote))
+        // Made before (every row's note: "Callgrind, every thread"): no such footnote.
+        let before = [counted("plain", note: "x; Callgrind, every thread; 3 repeats"), counted("grdb-queue", note: "x; Callgrind, every thread; 3 repeats")]
+        #expect(try !footnotes(before).contains(SummaryTable.countedThreadsFootnote))
+    }
+
     @Test("a count that is the mean over many records is marked beside counts of record 1, and a footnote says which is which")
     func drawnCellsMarked() throws {
         func counted(_ strategy: String, _ value: Double, records: Int?) -> ResultRow {

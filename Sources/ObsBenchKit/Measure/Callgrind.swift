@@ -31,10 +31,6 @@ public enum Callgrind {
     /// is on already. Called on the main thread before anything is counted: from then on the main
     /// thread counts as every thread does in a worker that counts them all, and no other thread
     /// counts instructions.
-    ///
-    /// Read with `getenv`, not `ProcessInfo.environment`: a dictionary of the environment, whose
-    /// values hold each run's own paths, would shape the heap a little differently in each run
-    /// before anything is counted (see `Console.commandName`).
     @MainActor
     public static func countMainThreadAloneIfAsked() {
         if !mainThreadCollects { toggleCollect() }
@@ -50,7 +46,9 @@ public enum Callgrind {
 
     /// ``mainThreadCollects``, kept beside the client request: off at the start only where
     /// ``threadsVariable`` asks for the main thread alone (Callgrind was started with
-    /// `--collect-atstart=no`).
+    /// `--collect-atstart=no`). Read with `getenv`, not `ProcessInfo.environment`: a dictionary of
+    /// the environment, whose values hold each run's own paths, would shape the heap a little
+    /// differently in each run before anything is counted (see `Console.commandName`).
     private static let collecting = Atomic<Bool>(getenv(threadsVariable).map { strcmp($0, CountedThreads.mainThread.rawValue) != 0 } ?? true)
 
     /// Whether `<valgrind/callgrind.h>` was found when obsbench was built; without it the client

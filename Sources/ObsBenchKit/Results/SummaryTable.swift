@@ -117,6 +117,12 @@ public struct SummaryTable: Sendable {
     static let instructionFloorFootnote =
         "× plain of an instruction count only where plain's count is \(NumberFormat.count(minimumInstructionFloorForRatio)) Ir/op or more: below that, plain's count is mostly the call through obsbench's protocol and the loop (docs/profiles.md, \"Shares and ratios\")"
 
+    /// The footnote of a table of counts made since synchronous strategies' workers count their
+    /// main thread alone (``CountedThreads``, said in each row's note), so that a reader comparing
+    /// a synchronous strategy with an asynchronous one knows what each count holds.
+    static let countedThreadsFootnote =
+        "Ir counted on the main thread alone for a synchronous strategy (its operation and its views' re-runs run there), on every thread for an asynchronous one (its delivery threads are part of its cost) (docs/method.md, \"Instruction counts: when to read them, and when time\")"
+
     /// What a comparison calls its floor: the strategy (`plain`), or for a row that measures none
     /// its executor (the isolation kind, `default-actor`).
     static func floorName(_ floor: ResultRow) -> String {

@@ -61,6 +61,9 @@ extension SummaryTable {
         }
         table.footnotes.append(comparisonFootnote)
         if measures.contains(.instructions) { table.footnotes.append(instructionFloorFootnote) }
+        if measured.contains(where: { $0.metric == .instructions && $0.note.contains(CountedThreads.mainThread.note) }) {
+            table.footnotes.append(countedThreadsFootnote)
+        }
         if let drawn = drawnFootnote(rows: measured, suite: suite.name) { table.footnotes.append(drawn) }
         if let bursts = burstFootnote(rows: allRows, suite: suite.name, strategies: strategies) { table.footnotes.append(bursts) }
         tables.append(table)
