@@ -91,8 +91,11 @@ extension GRDBStrategy {
                 delivered.signal()
             }
         )
+        // Visited in every frame (the view has no render pass: GRDB delivers its runs): a look at
+        // the tracker's counts, and its state copied only once it failed.
         handle.setRender { handle in
-            if let failure = tracker.snapshot.failure, handle.snapshot.failure == nil { handle.recordFailure(failure) }
+            guard tracker.runsUnlessFailed == nil, let failure = tracker.snapshot.failure, handle.snapshot.failure == nil else { return }
+            handle.recordFailure(failure)
         }
         views[ObjectIdentifier(tracker)] = (tracker, cancellable)
         derivedViews[ObjectIdentifier(handle)] = (handle, tracker)

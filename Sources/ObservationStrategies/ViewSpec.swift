@@ -76,6 +76,10 @@ public final class ViewHandle: Sendable, Identifiable, CustomStringConvertible {
     public var isCancelled: Bool { state.withLock { $0.isCancelled } }
     /// Whether the subscription's first run happened.
     public var hasRun: Bool { state.withLock { $0.hasRun } }
+    /// Runs of the view body so far, the subscription's first included, or nil once the view
+    /// failed: a look at its counts under the lock, with no copy of the state (the default
+    /// derivation's frame visits every view).
+    public var runsUnlessFailed: Int? { state.withLock { $0.failure != nil ? nil : ($0.hasRun ? $0.reruns + 1 : 0) } }
 
     /// Records one run of the view body, which saw data `version` (0 where data is not versioned).
     /// The subscription's first run is not a re-run. Returns false (and records nothing) once the

@@ -123,16 +123,22 @@ private struct ScratchReader: DerivedReader {
 /// view reads its record). Its output, compared by the harness, is the nodes' values in order,
 /// then the fields' (as ``DerivedValue/field(_:)``).
 public struct DerivedViewSpec: Sendable {
-    public var graph: DerivedSpec
+    public let graph: DerivedSpec
     /// The nodes the view reads, by index.
-    public var nodes: [Int]
+    public let nodes: [Int]
     /// Fields the view reads directly.
-    public var fields: [FieldRef]
+    public let fields: [FieldRef]
+    /// The nodes the view's nodes read, directly or through others, themselves included, in graph
+    /// order (``DerivedSpec/closure(of:)``): found once, when the view is described, as an app's
+    /// code fixes what a view depends on when it is written, never on each of its runs (walking
+    /// the graph on each run made a fan-out of W views O(W²) per write).
+    public let closure: [Int]
 
     public init(graph: DerivedSpec, nodes: [Int], fields: [FieldRef] = []) {
         self.graph = graph
         self.nodes = nodes
         self.fields = fields
+        closure = graph.closure(of: nodes)
     }
 
     /// Every field the view may read, through its nodes or directly, each once.
@@ -147,7 +153,7 @@ public struct DerivedViewSpec: Sendable {
     public func output(countingOn handle: DerivedViewHandle, field: (FieldRef) -> FieldValue) -> [DerivedValue] {
         withoutActuallyEscaping(field) { field in
             var reader = ScratchReader(field: field)
-            for index in graph.closure(of: nodes) {
+            for index in closure {
                 handle.recordEvaluation(ofNode: index)
                 reader.values[index] = graph.nodes[index].evaluate(reader)
             }

@@ -7,10 +7,13 @@
 /// showed, and ``recordEvaluation(ofNode:)`` each time it evaluates a node. The default derivation
 /// (``ObservationStrategy/subscribeDerived(_:style:)``) has the view read fields through an
 /// ordinary ``ViewHandle`` and derives from them in ``catchUp()``.
-public final class DerivedViewHandle: Sendable, Identifiable, CustomStringConvertible {
+public final class DerivedViewHandle: DerivedRenderable, Identifiable, CustomStringConvertible {
     public let spec: DerivedViewSpec
     /// The ordinary view the default derivation reads its fields through; nil for a native one.
     public let fieldView: ViewHandle?
+    /// The store's render pass that ``invalidate()`` queues this view on (a native view); nil: the
+    /// view is visited in every frame (``DerivedFrame``).
+    public let renderPass: DerivedRenderPass?
     private let state: Locked<DerivedViewState>
     /// Where each field sits in the field view's values.
     private let fieldIndex: [FieldRef: Int]
@@ -49,15 +52,17 @@ public final class DerivedViewHandle: Sendable, Identifiable, CustomStringConver
         public var totalEvaluations: Int { evaluations.reduce(0, +) }
     }
 
-    /// A view derived natively by the strategy.
-    public convenience init(spec: DerivedViewSpec) {
-        self.init(spec: spec, fieldView: nil)
+    /// A view derived natively by the strategy. With a `renderPass`, ``invalidate()`` queues the
+    /// view there and a frame renders it only then; without one, every frame visits it.
+    public convenience init(spec: DerivedViewSpec, renderPass: DerivedRenderPass? = nil) {
+        self.init(spec: spec, fieldView: nil, renderPass: renderPass)
     }
 
     /// A view derived from the fields `fieldView` reads (its spec lists ``DerivedViewSpec/allFields``).
-    public init(spec: DerivedViewSpec, fieldView: ViewHandle?) {
+    public init(spec: DerivedViewSpec, fieldView: ViewHandle?, renderPass: DerivedRenderPass? = nil) {
         self.spec = spec
         self.fieldView = fieldView
+        self.renderPass = renderPass
         fieldIndex = Dictionary((fieldView?.spec.reads ?? []).enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         state = Locked(DerivedViewState(nodes: spec.graph.nodes.count))
     }
@@ -102,27 +107,42 @@ public final class DerivedViewHandle: Sendable, Identifiable, CustomStringConver
         }
     }
 
-    /// Sets a native view's render pass: what ``catchUp()`` calls (on the main actor, after the
-    /// store settled), as SwiftUI renders invalidated views once per frame. It usually re-runs the
-    /// view body when ``takeInvalidation()`` says something it read changed.
+    /// Sets a native view's render pass: what ``render()`` calls (on the main actor, after the
+    /// store settled) when something the view read changed since it last rendered, as SwiftUI
+    /// re-renders invalidated views once per frame. It re-runs the view body.
     public func setRender(_ render: @escaping @MainActor @Sendable (DerivedViewHandle) -> Void) {
         state.withLock { $0.render = render }
     }
 
-    /// Records that something the view read changed (from any thread): its next render pass re-runs it.
+    /// Records that something the view read changed (from any thread): its next render pass re-runs
+    /// it. The first invalidation since the view last rendered queues it on its ``renderPass``.
     public func invalidate() {
-        state.withLock { state in
-            guard !state.isCancelled else { return }
+        let queue = state.withLock { state -> Bool in
+            guard !state.isCancelled, !state.invalidated else { return false }
             state.invalidated = true
+            return true
         }
+        if queue, let renderPass { renderPass.enqueue(self) }
     }
 
-    /// Whether the view was invalidated since the last call (and clears it).
-    public func takeInvalidation() -> Bool {
-        state.withLock { state in
-            defer { state.invalidated = false }
-            return state.invalidated && !state.isCancelled
+    /// Whether a frame must visit this view: it has no render pass, and either derives from a field
+    /// view (the default derivation) or has a render closure. A native view whose strategy
+    /// delivers its runs (a sink, a `ValueObservation`) and renders nothing is not visited.
+    public var isVisitedEachFrame: Bool {
+        renderPass == nil && (fieldView != nil || state.withLock { $0.render != nil })
+    }
+
+    /// Runs the view's render pass closure (``setRender(_:)``) if the view was invalidated since it
+    /// last rendered, clearing the invalidation (one lock for both): what a ``DerivedRenderPass``
+    /// calls.
+    @MainActor
+    public func render() {
+        let body = state.withLock { state -> (@MainActor @Sendable (DerivedViewHandle) -> Void)? in
+            guard state.invalidated, !state.isCancelled else { return nil }
+            state.invalidated = false
+            return state.render
         }
+        body?(self)
     }
 
     /// From now on, counts as a glitch any run whose output is none of `outputs` (nil: stop checking).
@@ -140,9 +160,12 @@ public final class DerivedViewHandle: Sendable, Identifiable, CustomStringConver
     @MainActor
     public func catchUp() {
         guard let fieldView else {
-            if let render = state.withLock({ $0.render }) { render(self) }
+            if let renderPass { renderPass.run() } else { render() }
             return
         }
+        // A visit to a view whose field view neither ran nor failed since the last costs two looks
+        // under two locks, no copy of either state.
+        if let runs = fieldView.runsUnlessFailed, runs > 0, state.withLock({ runs == $0.foldedRuns }) { return }
         let seen = fieldView.snapshot
         if let failure = seen.failure {
             recordFailure(failure)
@@ -154,7 +177,7 @@ public final class DerivedViewHandle: Sendable, Identifiable, CustomStringConver
         guard pending > 0 else { return }
         let roots = spec.nodes
         let graph = spec.graph
-        let closure = graph.closure(of: roots)
+        let closure = spec.closure
         var output: [DerivedValue] = []
         for _ in 0..<pending {
             var reader = FieldsReader(values: seen.lastSeen, index: fieldIndex)

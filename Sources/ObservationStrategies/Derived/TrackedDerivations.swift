@@ -23,6 +23,11 @@ final class TrackedDerivations {
     private let records: @MainActor () -> Int
     private var cells: [ObjectIdentifier: DerivedCells] = [:]
     private var views: [ObjectIdentifier: DerivedViewHandle] = [:]
+    /// The store's render pass: an invalidated view or a dirty cell is queued here, and a frame
+    /// renders only those.
+    private let renderPass = DerivedRenderPass()
+    /// The field reader of the latest subscription (``reader``'s result).
+    private var read: (FieldRef) -> FieldValue = { preconditionFailure("no derived view subscribed: \($0) read") }
 
     init(records: @escaping @MainActor () -> Int, reader: @escaping @MainActor () -> (FieldRef) -> FieldValue) {
         self.records = records
@@ -34,29 +39,32 @@ final class TrackedDerivations {
         let fields = spec.allFields
         guard !fields.isEmpty else { throw StrategyError.emptyView }
         for ref in fields { _ = try recordIndex(of: ref.id, count: count) }
-        let handle = DerivedViewHandle(spec: spec)
+        let handle = DerivedViewHandle(spec: spec, renderPass: renderPass)
+        // The store's field reader, made once per subscription, not on each run: it reads every
+        // field the views subscribed so far read (a store's reader only grows).
+        let read = reader()
+        self.read = read
         switch style {
         case .computed:
             handle.setRender { [weak self] handle in
-                guard handle.takeInvalidation() else { return }
-                self?.runComputed(handle)
+                guard let self else { return }
+                Self.runComputed(handle, read: self.read)
             }
             views[ObjectIdentifier(handle)] = handle
-            runComputed(handle)
+            Self.runComputed(handle, read: read)
         case .cached:
             let graph = spec.graph
-            let cells = self.cells[ObjectIdentifier(graph)] ?? DerivedCells(graph: graph)
+            let cells = self.cells[ObjectIdentifier(graph)] ?? DerivedCells(graph: graph, renderPass: renderPass, read: read)
             self.cells[ObjectIdentifier(graph)] = cells
             cells.counters.append(handle)
-            cells.create(spec.nodes, read: reader())
+            cells.create(spec.closure, read: read)
             handle.setRender { [weak self] handle in
+                cells.refresh()
                 guard let self else { return }
-                cells.refresh(read: self.reader())
-                guard handle.takeInvalidation() else { return }
-                self.runCached(handle, cells: cells)
+                Self.runCached(handle, cells: cells, read: self.read)
             }
             views[ObjectIdentifier(handle)] = handle
-            runCached(handle, cells: cells)
+            Self.runCached(handle, cells: cells, read: read)
         default:
             throw DerivedError.unsupportedStyle(style, strategy: strategy)
         }
@@ -72,23 +80,22 @@ final class TrackedDerivations {
         for view in views.values { view.cancel() }
         views.removeAll()
         cells.removeAll()
+        read = { preconditionFailure("derived view read \($0) after teardown") }
     }
 
     /// The view body with computed properties: every node it reads is evaluated, and every node
     /// those read, each time it is read.
-    private func runComputed(_ handle: DerivedViewHandle) {
-        let read = reader()
+    private static func runComputed(_ handle: DerivedViewHandle, read: @escaping (FieldRef) -> FieldValue) {
         let spec = handle.spec
         withObservationTracking {
-            _ = handle.recordRun(ComputedReader(graph: spec.graph, handle: handle, read: read).output(of: spec))
+            _ = handle.recordRun(ComputedReader(handle: handle, read: read).output(of: spec))
         } onChange: {
             handle.invalidate()
         }
     }
 
     /// The view body with cached values: reads the cells of its nodes and its fields.
-    private func runCached(_ handle: DerivedViewHandle, cells: DerivedCells) {
-        let read = reader()
+    private static func runCached(_ handle: DerivedViewHandle, cells: DerivedCells, read: (FieldRef) -> FieldValue) {
         let spec = handle.spec
         let held = cells.cells
         withObservationTracking {
@@ -102,20 +109,26 @@ final class TrackedDerivations {
 /// Evaluates nodes as computed properties: each read evaluates the node again, counted on
 /// `handle`. Inside a tracking scope (`withObservationTracking`, an `Observations` closure) the
 /// scope tracks exactly the fields those evaluations read through `read`.
+///
+/// Three words (a view and a closure), so that handing it to a node as `any DerivedReader` fits the
+/// existential's inline buffer: no allocation per evaluation.
 struct ComputedReader: DerivedReader {
-    let graph: DerivedSpec
     let handle: DerivedViewHandle
     let read: (FieldRef) -> FieldValue
 
     func field(_ ref: FieldRef) -> FieldValue { read(ref) }
     func node(_ index: Int) -> DerivedValue {
         handle.recordEvaluation(ofNode: index)
-        return graph.nodes[index].evaluate(self)
+        return handle.spec.graph.nodes[index].evaluate(self)
     }
 
-    /// What a view of `spec` shows: each of its nodes evaluated, then its fields read.
+    /// What a view of `spec` shows: each of its nodes evaluated, then its fields read (one array).
     func output(of spec: DerivedViewSpec) -> [DerivedValue] {
-        spec.nodes.map { node($0) } + spec.fields.map { .field(read($0)) }
+        var output: [DerivedValue] = []
+        output.reserveCapacity(spec.nodes.count + spec.fields.count)
+        for index in spec.nodes { output.append(node(index)) }
+        for ref in spec.fields { output.append(.field(read(ref))) }
+        return output
     }
 }
 
@@ -129,44 +142,62 @@ final class DerivedCell {
     }
 }
 
-/// The cells of one graph in one store, shared by every view that reads it.
+/// The cells of one graph in one store, shared by every view that reads it. A cell marked dirty
+/// queues the cells on the store's render pass, so that a frame brings them up to date (and so
+/// invalidates the views reading a cell whose value was assigned) even when no view was invalidated.
 @MainActor
-final class DerivedCells {
+final class DerivedCells: DerivedRenderable {
     let graph: DerivedSpec
     private(set) var cells: [Int: DerivedCell] = [:]
     /// Cells whose inputs changed since they were evaluated (marked from a tracking callback).
     private let dirty = Locked(Set<Int>())
+    private let renderPass: DerivedRenderPass
+    /// Reads a record field of the store (tracked inside a tracking scope): the reader of the view
+    /// subscribed last, which reads every field an earlier one did (a store's reader only grows).
+    private var read: (FieldRef) -> FieldValue
     /// The views of this graph; a cell's evaluation is counted on the first still subscribed
     /// (the harness sums every view's counts).
     var counters: [DerivedViewHandle] = []
 
-    init(graph: DerivedSpec) {
+    init(graph: DerivedSpec, renderPass: DerivedRenderPass, read: @escaping (FieldRef) -> FieldValue) {
         self.graph = graph
+        self.renderPass = renderPass
+        self.read = read
     }
 
-    /// Marks cell `index` for evaluation at the next refresh (from a tracking callback, any thread).
+    /// Marks cell `index` for evaluation at the next refresh (from a tracking callback, any
+    /// thread), queuing the cells on the render pass if nothing was dirty.
     nonisolated func markDirty(_ index: Int) {
-        dirty.withLock { _ = $0.insert(index) }
+        let first = dirty.withLock { dirty in
+            defer { dirty.insert(index) }
+            return dirty.isEmpty
+        }
+        if first { renderPass.enqueue(self) }
     }
 
-    /// Creates the cells `roots` need, inputs first, each evaluated once.
-    func create(_ roots: [Int], read: @escaping (FieldRef) -> FieldValue) {
-        for index in graph.closure(of: roots) where cells[index] == nil {
-            cells[index] = DerivedCell(evaluate(index, read: read))
+    /// Creates the cells of `closure` (a view's nodes and what they read, in graph order) that do
+    /// not exist yet, inputs first, each evaluated once; from now on, cells read through `read`.
+    func create(_ closure: [Int], read: @escaping (FieldRef) -> FieldValue) {
+        self.read = read
+        for index in closure where cells[index] == nil {
+            cells[index] = DerivedCell(evaluate(index))
         }
     }
+
+    /// The render pass's call: ``refresh()``.
+    func render() { refresh() }
 
     /// Evaluates again, in graph order, every cell an input of which changed, assigning its new
     /// value (which marks the cells and views reading it); cells that become dirty while this runs
     /// are evaluated in the same pass.
-    func refresh(read: @escaping (FieldRef) -> FieldValue) {
+    func refresh() {
         while let index = dirty.withLock({ dirty in dirty.min().map { dirty.remove($0)! } }) {
             guard let cell = cells[index] else { continue }
-            cell.value = evaluate(index, read: read)
+            cell.value = evaluate(index)
         }
     }
 
-    private func evaluate(_ index: Int, read: @escaping (FieldRef) -> FieldValue) -> DerivedValue {
+    private func evaluate(_ index: Int) -> DerivedValue {
         counters.first { !$0.isCancelled }?.recordEvaluation(ofNode: index)
         let reader = CellReader(cells: cells, read: read)
         let node = graph.nodes[index]

@@ -69,7 +69,7 @@ final class ObservedDerivations {
         let view = ObservedView(handle: handle)
         let observed = Observations { () -> Run in
             let log = ReadLog()
-            let reader = ComputedReader(graph: spec.graph, handle: handle) { ref in
+            let reader = ComputedReader(handle: handle) { ref in
                 let value = tasks[ref.id - 1].value(of: ref.field)
                 log.seen.append((ref, value))
                 return value

@@ -4,69 +4,101 @@
     import OpenCombine
 #endif
 
-/// The Combine way to derive for `ObservableObject` records (``DerivationStyle/pipeline``): each
-/// view's derived values come out of a pipeline, `map` (evaluate every node the view reads) then
-/// `removeDuplicates()`, whose sink is the view body. The pipeline is pulled at each render pass
-/// after an `objectWillChange` of a record the view reads (the value is stored by then), so the
-/// view re-runs only when what it shows changed; the map runs on every such change.
+/// The two ways users of `ObservableObject` records derive values, for a strategy whose views sink
+/// `objectWillChange`. Either way a view sinks the `objectWillChange` of every object it may read
+/// (each publisher once), which invalidates it; the store's render pass (after the write, as
+/// SwiftUI renders once per frame) re-runs only the views invalidated:
+/// - ``DerivationStyle/viewBody``: the view body reads computed properties over the records
+///   (``ComputedReader``): each node it reads is evaluated on each run, reading the records'
+///   fields as it goes (a filter that skips a completed task reads none of its other fields).
+/// - ``DerivationStyle/pipeline``: the view's derived values come out of a pipeline, `map`
+///   (evaluate every node the view reads) then `removeDuplicates()`, whose sink is the view body.
+///   The render pass pulls the pipeline (the value is stored by then), so the view re-runs only
+///   when what it shows changed; the map runs on every such pull.
 @MainActor
 final class CombineDerivations {
-    private var pipelines: [ObjectIdentifier: (view: DerivedViewHandle, pull: PassthroughSubject<Void, Never>, cancellables: [AnyCancellable])] = [:]
+    private var views: [ObjectIdentifier: (view: DerivedViewHandle, pull: PassthroughSubject<Void, Never>?, cancellables: [AnyCancellable])] = [:]
+    /// The store's render pass for these views.
+    private let renderPass = DerivedRenderPass()
+    /// Makes the reader of one view run (fields of the store's records): the latest subscription's.
+    private var makeReader: () -> (FieldRef) -> FieldValue = { { preconditionFailure("no derived view subscribed: \($0) read") } }
 
-    /// Subscribes `spec`: `willChange(id)` is the `objectWillChange` of record `id`, and `read`
-    /// reads a field of the store's records.
+    /// Subscribes `spec`, derived the `style` way (`.viewBody` or `.pipeline`): `willChange(id)` is
+    /// the `objectWillChange` of the object holding record `id`, and `makeReader()`, called once per
+    /// run of a view, gives what reads a field of the store's records in that run (a store whose
+    /// records sit in one `@Published` array reads the array once per run, as a view body does).
     func subscribe(
-        _ spec: DerivedViewSpec, records: Int, willChange: (Int) -> ObservableObjectPublisher, read: @escaping @MainActor (FieldRef) -> FieldValue
+        _ spec: DerivedViewSpec, style: DerivationStyle, records: Int, willChange: (Int) -> ObservableObjectPublisher,
+        makeReader: @escaping () -> (FieldRef) -> FieldValue
     ) throws -> DerivedViewHandle {
         let fields = spec.allFields
         guard !fields.isEmpty else { throw StrategyError.emptyView }
         for ref in fields { _ = try recordIndex(of: ref.id, count: records) }
-        let handle = DerivedViewHandle(spec: spec)
-        var cancellables = Set(fields.map(\.id)).sorted().map { id in willChange(id).sink { _ in handle.invalidate() } }
-        let pull = PassthroughSubject<Void, Never>()
-        cancellables.append(
-            pull.map { _ in
-                MainActor.assumeIsolated {
+        let handle = DerivedViewHandle(spec: spec, renderPass: renderPass)
+        var publishers = Set<ObjectIdentifier>()
+        var cancellables: [AnyCancellable] = []
+        for id in Set(fields.map(\.id)).sorted() {
+            let publisher = willChange(id)
+            guard publishers.insert(ObjectIdentifier(publisher)).inserted else { continue }
+            cancellables.append(publisher.sink { _ in handle.invalidate() })
+        }
+        self.makeReader = makeReader
+        switch style {
+        case .viewBody:
+            views[ObjectIdentifier(handle)] = (handle, nil, cancellables)
+            // Strongly: a main-actor class is Sendable; the cycle ends when the view is cancelled.
+            handle.setRender { [self] handle in Self.runBody(handle, read: self.makeReader()) }
+            Self.runBody(handle, read: makeReader())
+        case .pipeline:
+            let pull = PassthroughSubject<Void, Never>()
+            cancellables.append(
+                pull.map { _ in
+                    let read = makeReader()
                     let graph = spec.graph
                     var values: [Int: DerivedValue] = [:]
-                    for index in graph.closure(of: spec.nodes) {
+                    for index in spec.closure {
                         handle.recordEvaluation(ofNode: index)
                         values[index] = graph.nodes[index].evaluate(PipelineReader(read: read, values: values))
                     }
                     return spec.nodes.map { values[$0] ?? .ids([]) } + spec.fields.map { .field(read($0)) }
                 }
-            }
-            .removeDuplicates()
-            .sink { output in handle.recordRun(output) })
-        pipelines[ObjectIdentifier(handle)] = (handle, pull, cancellables)
-        handle.setRender { [weak self] handle in
-            guard handle.takeInvalidation() else { return }
-            self?.pipelines[ObjectIdentifier(handle)]?.pull.send(())
+                .removeDuplicates()
+                .sink { output in handle.recordRun(output) })
+            views[ObjectIdentifier(handle)] = (handle, pull, cancellables)
+            handle.setRender { _ in pull.send(()) }
+            pull.send(())
+        default:
+            throw DerivedError.unsupportedStyle(style, strategy: "an ObservableObject store")
         }
-        pull.send(())
         return handle
     }
 
     func unsubscribe(_ handle: DerivedViewHandle) {
         handle.cancel()
-        pipelines.removeValue(forKey: ObjectIdentifier(handle))?.cancellables.forEach { $0.cancel() }
+        views.removeValue(forKey: ObjectIdentifier(handle))?.cancellables.forEach { $0.cancel() }
     }
 
     func tearDown() {
-        for entry in pipelines.values {
+        for entry in views.values {
             entry.view.cancel()
             entry.cancellables.forEach { $0.cancel() }
         }
-        pipelines.removeAll()
+        views.removeAll()
+        makeReader = { { preconditionFailure("derived view read \($0) after teardown") } }
+    }
+
+    /// The view body with computed properties: every node it reads evaluated as it is read.
+    private static func runBody(_ handle: DerivedViewHandle, read: @escaping (FieldRef) -> FieldValue) {
+        handle.recordRun(ComputedReader(handle: handle, read: read).output(of: handle.spec))
     }
 }
 
 /// Reads fields of the store, and the nodes the pipeline's `map` evaluated before.
 private struct PipelineReader: DerivedReader {
-    let read: @MainActor (FieldRef) -> FieldValue
+    let read: (FieldRef) -> FieldValue
     let values: [Int: DerivedValue]
 
-    func field(_ ref: FieldRef) -> FieldValue { MainActor.assumeIsolated { read(ref) } }
+    func field(_ ref: FieldRef) -> FieldValue { read(ref) }
     func node(_ index: Int) -> DerivedValue {
         guard let value = values[index] else { preconditionFailure("derived node \(index) read before it was evaluated") }
         return value

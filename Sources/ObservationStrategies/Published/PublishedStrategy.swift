@@ -23,14 +23,15 @@ public final class PublishedStrategy: ObservationStrategy {
             skipsUnchangedDerived: false)
     )
 
-    /// A computed property re-read in the view body on `objectWillChange` (the default), and a
-    /// Combine pipeline, `map` then `removeDuplicates()` (``CombineDerivations``).
+    /// Computed properties read in the view body, which re-runs after an `objectWillChange` of a
+    /// record it reads (the usual way), and a Combine pipeline, `map` then `removeDuplicates()`
+    /// (``CombineDerivations``).
     nonisolated public static var derivationStyles: [DerivationStyle] { [.viewBody, .pipeline] }
 
     private var tasks: [PublishedTask]
     private var subscriptions: [ObjectIdentifier: (view: ViewHandle, cancellables: [AnyCancellable])] = [:]
     private let renderQueue = RenderQueue()
-    /// Made by the first pipeline view: a store that derives nothing allocates nothing for it (the
+    /// Made by the first derived view: a store that derives nothing allocates nothing for it (the
     /// memory suite's bytes and allocations per object are the store's own).
     private var pipelines: CombineDerivations?
     #if OBSBENCH_CANARY_PUBLISHED_WRITE_OBSERVED
@@ -102,25 +103,17 @@ public final class PublishedStrategy: ObservationStrategy {
     public func settle() async {}
 
     public func subscribeDerived(_ view: DerivedViewSpec, style: DerivationStyle) throws -> DerivedViewHandle {
-        switch style {
-        case .viewBody: return try subscribeDerivedInViewBody(view)
-        case .pipeline:
-            let pipelines = self.pipelines ?? CombineDerivations()
-            self.pipelines = pipelines
-            return try pipelines.subscribe(view, records: tasks.count, willChange: { tasks[$0 - 1].objectWillChange }) { [unowned self] ref in
-                self.tasks[ref.id - 1].value(of: ref.field)
-            }
-        default: throw DerivedError.unsupportedStyle(style, strategy: Self.descriptor.name)
-        }
+        guard Self.derivationStyles.contains(style) else { throw DerivedError.unsupportedStyle(style, strategy: Self.descriptor.name) }
+        let pipelines = self.pipelines ?? CombineDerivations()
+        self.pipelines = pipelines
+        let tasks = self.tasks
+        // Each field is a `@Published` property of its own object: a run reads each through its getter.
+        let read: (FieldRef) -> FieldValue = { ref in tasks[ref.id - 1].value(of: ref.field) }
+        return try pipelines.subscribe(view, style: style, records: tasks.count, willChange: { tasks[$0 - 1].objectWillChange }) { read }
     }
 
     public func unsubscribeDerived(_ view: DerivedViewHandle) {
-        if view.fieldView == nil {
-            pipelines?.unsubscribe(view)
-        } else {
-            view.cancel()
-            if let fieldView = view.fieldView { unsubscribe(fieldView) }
-        }
+        pipelines?.unsubscribe(view)
     }
 
     public func tearDown() async {

@@ -51,10 +51,11 @@ struct DerivedMeasurement {
         for write in scenario.setup { try store.write(write.value, to: write.id) }
         await store.settle()
         let views = try scenario.views.map { try store.subscribeDerived($0, style: style) }
-        await Self.settle(store, views)
+        let frame = DerivedFrame(views)
+        await Self.settle(store, frame)
         for write in scenario.prelude {
             try store.write(write.value, to: write.id)
-            await Self.settle(store, views)
+            await Self.settle(store, frame)
         }
         let fields = Self.fields(of: scenario.views)
         try check(views, store: store, fields: fields, when: "after subscribing")
@@ -72,7 +73,7 @@ struct DerivedMeasurement {
                 view.allowOutputs([Self.expected(spec, values), Self.expected(spec, after)])
             }
             try store.write(write.value, to: write.id)
-            await Self.settle(store, views)
+            await Self.settle(store, frame)
             for view in views { view.allowOutputs(nil) }
             values = after
             try check(views, store: store, fields: fields, when: "after counted write \(k) (\(write.id).\(write.value))")
@@ -84,7 +85,8 @@ struct DerivedMeasurement {
             sum.glitches += pair.1.glitches - pair.0.glitches
         }
 
-        // Timed (or counted under Callgrind): one write, then settle and every view's catch-up.
+        // Timed (or counted under Callgrind): one write, then settle and a frame (the views
+        // invalidated re-run; those without a render pass are visited).
         // Counted, an operation is a write there and back (``CountedWrites``).
         let scenario = self.scenario
         let counting = CountedWrites(context)
@@ -95,7 +97,7 @@ struct DerivedMeasurement {
                     let write = scenario.write(k)
                     k &+= 1
                     try store.write(write.value, to: write.id)
-                    await Self.settle(store, views)
+                    await Self.settle(store, frame)
                 }
             },
             emptyBatch: { iterations in
@@ -112,7 +114,7 @@ struct DerivedMeasurement {
         var output = context.latencyOutput(
             workload: rowName, subscribers: views.count, measured: measured,
             note:
-                "\(scenario.note); \(style.rawValue) derivation; settle() and every view's derivation after each write; outputs checked against a from-scratch computation\(counting.note)"
+                "\(scenario.note); \(style.rawValue) derivation; settle() and a frame after each write: \(Self.frameNote(frame, views: views.count)); outputs checked against a from-scratch computation\(counting.note)"
         )
         // Counted once, by the timing worker: an instruction run would write the same rows again.
         guard context.measure == .time else { return output }
@@ -135,10 +137,20 @@ struct DerivedMeasurement {
         return output
     }
 
-    /// Settles the store, then lets every view derive from what it read (the default derivation).
-    static func settle(_ store: any ObservationStrategy, _ views: [DerivedViewHandle]) async {
+    /// Settles the store, then renders a frame: the views invalidated re-run, and the views
+    /// without a render pass (the default derivation) derive from what they read.
+    static func settle(_ store: any ObservationStrategy, _ frame: DerivedFrame) async {
         await store.settle()
-        for view in views { view.catchUp() }
+        frame.render()
+    }
+
+    /// What a frame visits, for the rows' notes: the harness's share where views are visited.
+    static func frameNote(_ frame: DerivedFrame, views: Int) -> String {
+        switch frame.visitedEachFrame {
+        case 0: "only the views invalidated are rendered"
+        case views: "all \(views) views visited in every frame (no render pass: the strategy's views queue nothing), a cost no app's frame has"
+        case let visited: "\(visited) of \(views) views visited in every frame (no render pass), the rest rendered only when invalidated"
+        }
     }
 
     /// Every field any of `views` may read, each once.
