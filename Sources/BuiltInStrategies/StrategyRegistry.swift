@@ -13,6 +13,7 @@ public enum StrategyRegistry {
         StrategyEntry(ObservationsStrategy.self),
         StrategyEntry(ObservableContextStrategy.self),
         StrategyEntry(PublishedStrategy.self),
+        StrategyEntry(PublishedContextStrategy.self),
         StrategyEntry(DeduplicatedObjectStrategy.self),
         StrategyEntry(StateSubjectStrategy.self),
         StrategyEntry(StructViewModelStrategy.self),

@@ -38,6 +38,9 @@ struct ConformanceTests {
     func registry(names: [String]) {
         #expect(Set(names).count == names.count)
         #expect(
-            names == ["plain", "observable", "observations", "observable-context", "published", "deduplicated-object", "state-subject", "struct-vm", "grdb-queue", "grdb-pool"])
+            names == [
+                "plain", "observable", "observations", "observable-context", "published", "published-context", "deduplicated-object", "state-subject", "struct-vm", "grdb-queue",
+                "grdb-pool",
+            ])
     }
 }
