@@ -23,6 +23,7 @@ struct DerivedCountTests {
         }
         expected += FilteredSortedWorkload.Write.allCases.map { DerivedRows.concreteName(FilteredSortedWorkload($0).name) }
         expected.append(DerivedRows.concreteName(DiamondWorkload().name))
+        expected += FanOutWorkload.widths.map { DerivedRows.concreteName(FanOutWorkload(width: $0).name) }
         for workload in expected {
             let row = try run.instructions(workload)
             let value = try #require(row.value, "\(workload)")

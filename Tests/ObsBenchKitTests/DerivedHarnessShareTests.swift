@@ -3,8 +3,9 @@ import Testing
 
 @testable import ObsBenchKit
 
-/// The derived rows' harness share: the concrete loops' rows are written for `observable` (and no
-/// other strategy), their views show what a from-scratch computation gives, and the table reads a
+/// The derived rows' harness share: the concrete loops' rows are written for `observable`,
+/// `published` and `published-context` (and no other strategy), their views show what a
+/// from-scratch computation gives, and the table reads a
 /// share off two counts only where they differ beyond their intervals. On constructed counts and
 /// on the loops' checks, never on a measured share.
 @Suite("derived harness share")
@@ -16,34 +17,52 @@ struct DerivedHarnessShareTests {
             concurrency: 1, metric: .instructions, unit: Metric.instructions.unit, statistics: Statistics(values), note: "", rounds: 1)
     }
 
-    @Test("observable's filtered-sorted and diamond rows come with concrete-loop rows whose outputs check; another strategy's do not")
+    @Test("the strategies with a concrete app write concrete-loop rows whose outputs check; another strategy does not")
     func concreteRows() async throws {
-        for workload in [FilteredSortedWorkload(.membership) as any Workload, FilteredSortedWorkload(.query), DiamondWorkload()] {
-            let rows = try await DerivedSuiteTests.rows(workload, StrategyEntry(ObservableStrategy.self))
-            #expect(!rows.contains { $0.isError }, "\(rows.filter(\.isError).map(\.note))")
-            let concrete = rows.filter { $0.workload == DerivedRows.concreteName(workload.name) && $0.metric == .latency }
-            #expect(concrete.count == 1, "\(workload.name)")
+        for workload in [FilteredSortedWorkload(.membership) as any Workload, FilteredSortedWorkload(.query), DiamondWorkload(), FanOutWorkload(width: 10)] {
+            for entry in [StrategyEntry(ObservableStrategy.self), StrategyEntry(PublishedStrategy.self), StrategyEntry(PublishedContextStrategy.self)] {
+                let rows = try await DerivedSuiteTests.rows(workload, entry)
+                #expect(!rows.contains { $0.isError }, "\(rows.filter(\.isError).map(\.note))")
+                let concrete = rows.filter { $0.workload == DerivedRows.concreteName(workload.name) && $0.metric == .latency }
+                #expect(concrete.count == 1, "\(entry.name) \(workload.name)")
+            }
             #expect(workload.writesRows(named: DerivedRows.concreteName(workload.name)))
-            let published = try await DerivedSuiteTests.rows(workload, StrategyEntry(PublishedStrategy.self))
-            #expect(!published.contains { $0.workload.hasSuffix(DerivedRows.concreteSuffix) })
+            let other = try await DerivedSuiteTests.rows(workload, StrategyEntry(StateSubjectStrategy.self))
+            #expect(!other.contains { $0.workload.hasSuffix(DerivedRows.concreteSuffix) })
         }
     }
 
-    @Test("the concrete loop's views follow its writes: the list after a task leaves it and comes back, the diamond after each write")
-    func concreteLoopFollowsWrites() throws {
+    @Test(
+        "each app's concrete loop follows its writes: the list after a task leaves it and comes back, the diamond and the fan-out after each write",
+        arguments: [ConcreteApp.observable, .published, .publishedContext])
+    func concreteLoopFollowsWrites(app: ConcreteApp) throws {
         let records = TaskRecord.sample(count: 100)
-        for write in FilteredSortedWorkload.Write.allCases {
-            let loop = ConcreteDerivedLoop.filteredSorted(records: records, scenario: try FilteredSortedWorkload.scenario(records: records, write: write))
+        var loops = try FilteredSortedWorkload.Write.allCases.map { write in
+            (
+                "filtered-sorted-\(write.rawValue)",
+                ConcreteDerivedLoop.filteredSorted(app, records: records, scenario: try FilteredSortedWorkload.scenario(records: records, write: write))
+            )
+        }
+        loops.append(("diamond", ConcreteDerivedLoop.diamond(app, records: records, scenario: DiamondWorkload.scenario())))
+        let fanOut = FanOutWorkload(width: 10)
+        loops.append((fanOut.name, ConcreteDerivedLoop.fanOut(app, width: 10, records: records, scenario: fanOut.scenario())))
+        for (name, loop) in loops {
             for k in 0..<3 {
                 loop.write(k)
-                try loop.check("filtered-sorted-\(write.rawValue)")
+                try loop.check(name)
             }
         }
-        let diamond = ConcreteDerivedLoop.diamond(records: records, scenario: DiamondWorkload.scenario())
-        for k in 0..<3 {
-            diamond.write(k)
-            try diamond.check("diamond")
-        }
+    }
+
+    @Test("a concrete loop whose view missed a write fails its check")
+    func concreteLoopCheckCatchesAStaleView() throws {
+        let records = TaskRecord.sample(count: 100)
+        let fanOut = FanOutWorkload(width: 3)
+        let loop = ConcreteDerivedLoop.fanOut(.published, width: 3, records: records, scenario: fanOut.scenario())
+        loop.write(0)
+        try loop.check(fanOut.name)
+        loop.writeWithoutRendering(1)
+        #expect(throws: DerivedCheckError.self) { try loop.check(fanOut.name) }
     }
 
     @Test("the share table: a share where two counts differ beyond their intervals, 'within noise' where they overlap; nothing without concrete rows")

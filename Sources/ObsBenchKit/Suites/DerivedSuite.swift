@@ -67,11 +67,12 @@ extension SummaryTable {
         var growthTable = SummaryTable(suite: suite.name, columns: growth, unit: "\(statistic) per write to quiescence · view re-runs per write (r) · avoidable (a)", rows: [])
         growthTable.title = "\(suite.name) · growth over depth D and width W"
         growthTable.rows = labels.map { strategy, style in (strategy + style, growth.map { cell(strategy, $0 + style, counts: true) }) }
-        return [table, growthTable] + [harnessShareTable(suite: suite.name, rows: rows, strategies: strategies, workloads: perWrite, measures: measures)].compactMap { $0 }
+        return [table, growthTable]
+            + [harnessShareTable(suite: suite.name, rows: rows, strategies: strategies, workloads: perWrite + growth, measures: measures)].compactMap { $0 }
     }
 
     /// The harness's share of a derived row, where the run has its concrete loop
-    /// (``ConcreteDerivedLoop``: `observable`'s computed style): per workload, the row through the
+    /// (``ConcreteDerivedLoop``, the strategy's usual style written as an app would): per workload, the row through the
     /// harness, the concrete loop, and (harness − concrete) / harness where beyond the noise.
     static func harnessShareTable(suite: String, rows: [ResultRow], strategies: [String], workloads: [String], measures: [CostMeasure]) -> SummaryTable? {
         let columns = workloads.filter { workload in rows.contains { $0.workload == DerivedRows.concreteName(workload) && !$0.isError } }
@@ -90,7 +91,7 @@ extension SummaryTable {
         var table = SummaryTable(
             suite: suite, columns: columns,
             unit:
-                "\(statistic(measures, rows: rows, suite: suite)) per write through the harness, the same write and derivation on the concrete @Observable class in a tight loop (workload-concrete), and the harness's share: (harness − concrete) / harness, where beyond the noise",
+                "\(statistic(measures, rows: rows, suite: suite)) per write through the harness (the strategy's usual derivation style), the same write and derivation written as an app would on the strategy's concrete types in a tight loop (workload-concrete), and the harness's share: (harness − concrete) / harness, where beyond the noise",
             rows: [])
         table.title = "\(suite) · harness share"
         for strategy in measured {
@@ -106,7 +107,7 @@ extension SummaryTable {
                 ))
         }
         table.footnotes.append(
-            "the concrete loop: computed properties over a concrete @Observable class, each view a withObservationTracking closure re-run once after a write that invalidated it; no protocol, store, field enum, or derived-view bookkeeping (outputs, runs and evaluations recorded, every view visited after each write). Not net of plain: plain's views show stale values for a write that changes them. A share is given where the two rows' intervals (counted: their repeats' and layouts' ranges) do not overlap; timed, where every one of at least \(FloorComparison.minimumPairedRounds) rounds agrees"
+            "the concrete loop: computed properties over the strategy's concrete record types (observable: an @Observable class, each view a withObservationTracking closure; published: an ObservableObject per record; published-context: one ObservableObject holding every record), each view re-run once after a write that invalidated it; no protocol, store, field enum, or derived-view bookkeeping (outputs, runs and evaluations recorded, every view visited after each write). Not net of plain: plain's views show stale values for a write that changes them. A share is given where the two rows' intervals (counted: their repeats' and layouts' ranges) do not overlap; timed, where every one of at least \(FloorComparison.minimumPairedRounds) rounds agrees"
         )
         return table
     }

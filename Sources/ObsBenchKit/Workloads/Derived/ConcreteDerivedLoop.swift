@@ -2,25 +2,62 @@ import Observation
 import ObservationStrategies
 import Synchronization
 
-/// The yardstick for a derived row's harness share: the same write and derivation as the
-/// `observable` strategy's computed style, written out on a concrete `@Observable` record class in
-/// a tight loop. A view body is a closure run inside `withObservationTracking`, reading computed
-/// properties; its `onChange` queues it, and a render pass after each write re-runs the queued
+#if canImport(Combine)
+    import Combine
+#else
+    import OpenCombine
+#endif
+
+/// The app a concrete loop is written as: the strategy whose usual derivation style it is the
+/// yardstick for, as an app using that strategy's types would write it.
+enum ConcreteApp: Sendable {
+    /// `@Observable` record classes, views under `withObservationTracking` (`observable`).
+    case observable
+    /// One `ObservableObject` per record, each view sinking the `objectWillChange` of every record
+    /// it reads (`published`).
+    case published
+    /// One `ObservableObject` whose `@Published` array holds every record, every view sinking its
+    /// `objectWillChange` (`published-context`, the design notes' `Context.Data`).
+    case publishedContext
+
+    /// The app for `strategy`'s rows, or nil: that strategy has no concrete loop.
+    init?(strategy: String?) {
+        switch strategy {
+        case ObservableStrategy.descriptor.name: self = .observable
+        case PublishedStrategy.descriptor.name: self = .published
+        case PublishedContextStrategy.descriptor.name: self = .publishedContext
+        default: return nil
+        }
+    }
+
+    /// What the loop is, for its rows' notes.
+    var summary: String {
+        switch self {
+        case .observable: "computed properties over a concrete @Observable class, each view a withObservationTracking closure"
+        case .published: "computed properties over a concrete ObservableObject per record, each view sinking the objectWillChange of the records it reads"
+        case .publishedContext:
+            "computed properties over one concrete ObservableObject holding every record in a @Published array, each view sinking its objectWillChange and reading the array once per run"
+        }
+    }
+}
+
+/// The yardstick for a derived row's harness share: the same write and derivation as a strategy's
+/// usual derivation style (``ConcreteApp``), written out on concrete types in a tight loop. A view
+/// body is a closure reading computed properties; whatever invalidates it (an Observation `onChange`,
+/// an `objectWillChange` sink) queues it, and a render pass after each write re-runs the queued
 /// views (as SwiftUI re-renders invalidated views). No protocol, no store, no field enum, no
 /// ``DerivedViewHandle``: nothing records outputs, runs or evaluations, and no view that was not
 /// invalidated is visited.
 ///
 /// ```swift
-/// let loop = ConcreteDerivedLoop.diamond(records: TaskRecord.sample(count: 1_000), scenario: DiamondWorkload.scenario())
+/// let loop = ConcreteDerivedLoop.diamond(.observable, records: TaskRecord.sample(count: 1_000), scenario: DiamondWorkload.scenario())
 /// loop.write(0); loop.write(1)     // priority 5, then 0: the view re-runs after each
-/// try loop.check()                 // its list, or its values, against a from-scratch computation
+/// try loop.check("diamond")        // its values against a from-scratch computation
 /// ```
 @MainActor
 final class ConcreteDerivedLoop {
-    /// The records, as the concrete class.
-    let tasks: [ConcreteTask]
     private let views: ConcreteViews
-    /// Views subscribed: the list and its rows, or the diamond's one.
+    /// Views subscribed: the list and its rows, the diamond's one, or the fan-out's W.
     var viewCount: Int { views.count }
     /// The write for an even and for an odd `k`, each a direct property assignment.
     private let setters: [@MainActor () -> Void]
@@ -28,10 +65,9 @@ final class ConcreteDerivedLoop {
     /// outside the measured loop).
     private let isRight: @MainActor () -> Bool
 
-    private init(tasks: [ConcreteTask], views: ConcreteViews, writes: [FieldWrite], isRight: @escaping @MainActor () -> Bool) {
-        self.tasks = tasks
+    private init(store: ConcreteStore, views: ConcreteViews, writes: [FieldWrite], isRight: @escaping @MainActor () -> Bool) {
         self.views = views
-        setters = writes.map { Self.setter($0, tasks: tasks) }
+        setters = writes.map(store.setter)
         self.isRight = isRight
     }
 
@@ -39,6 +75,11 @@ final class ConcreteDerivedLoop {
     func write(_ k: Int) {
         setters[k & 1]()
         views.render()
+    }
+
+    /// The `k`-th write with no render pass after it: the views fall behind (what a check must catch).
+    func writeWithoutRendering(_ k: Int) {
+        setters[k & 1]()
     }
 
     /// Throws unless every view's last run agrees with a from-scratch computation over the records.
@@ -49,67 +90,141 @@ final class ConcreteDerivedLoop {
     /// The filtered, sorted list (``FilteredSortedWorkload``): record 1's title is the query, a
     /// list view reads the computed list, and a row view reads the title and priority of each task
     /// listed at the start.
-    static func filteredSorted(records: [TaskRecord], scenario: DerivedScenario) -> ConcreteDerivedLoop {
-        let tasks = records.map(ConcreteTask.init)
-        for write in scenario.setup { setter(write, tasks: tasks)() }
-        let list = ConcreteFilteredList(tasks: tasks)
-        let listed = list.listed
+    static func filteredSorted(_ app: ConcreteApp, records: [TaskRecord], scenario: DerivedScenario) -> ConcreteDerivedLoop {
+        let store = ConcreteStore(app, records: records)
+        for write in scenario.setup { store.setter(write)() }
         let shown = ConcreteShown()
-        var bodies: [@MainActor () -> Void] = [{ shown.list = list.listed }]
-        for id in listed {
-            let task = tasks[id - 1]
-            bodies.append { blackHole((task.title, task.priority)) }
+        var views: [ConcreteView]
+        switch store {
+        case .observable(let tasks):
+            views = [ConcreteView { shown.list = ConcreteFilteredList.listed(tasks) }]
+            for id in ConcreteFilteredList.listed(tasks) {
+                let task = tasks[id - 1]
+                views.append(ConcreteView { blackHole((task.title, task.priority)) })
+            }
+        case .published(let tasks, let willChange):
+            views = [ConcreteView(willChange) { shown.list = ConcreteFilteredList.listed(tasks) }]
+            for id in ConcreteFilteredList.listed(tasks) {
+                let task = tasks[id - 1]
+                views.append(ConcreteView([willChange[id - 1]]) { blackHole((task.title, task.priority)) })
+            }
+        case .context(let context, let willChange):
+            views = [ConcreteView([willChange]) { shown.list = ConcreteFilteredList.listed(context.records) }]
+            for id in ConcreteFilteredList.listed(context.records) {
+                views.append(
+                    ConcreteView([willChange]) {
+                        let task = context.records[id - 1]
+                        blackHole((task.title, task.priority))
+                    })
+            }
         }
         let graph = scenario.graph
         return ConcreteDerivedLoop(
-            tasks: tasks, views: ConcreteViews(bodies), writes: [scenario.write(0), scenario.write(1)],
-            isRight: {
-                graph.evaluate([0], field: { tasks[$0.id - 1].value(of: $0.field) }) == [.ids(shown.list)]
-            })
+            store: store, views: ConcreteViews(views), writes: [scenario.write(0), scenario.write(1)],
+            isRight: { graph.evaluate([0], field: store.value) == [.ids(shown.list)] })
     }
 
     /// The diamond (``DiamondWorkload``): `double` and `triple` computed from `source`, record 1's
     /// priority; one view reads both.
-    static func diamond(records: [TaskRecord], scenario: DerivedScenario) -> ConcreteDerivedLoop {
-        let tasks = records.map(ConcreteTask.init)
-        let diamond = ConcreteDiamond(task: tasks[0])
+    static func diamond(_ app: ConcreteApp, records: [TaskRecord], scenario: DerivedScenario) -> ConcreteDerivedLoop {
+        let store = ConcreteStore(app, records: records)
         let shown = ConcreteShown()
+        let view: ConcreteView
+        switch store {
+        case .observable(let tasks):
+            let diamond = ConcreteDiamond(task: tasks[0])
+            view = ConcreteView { shown.pair = (diamond.double, diamond.triple) }
+        case .published(let tasks, let willChange):
+            let diamond = ConcreteDiamond(task: tasks[0])
+            view = ConcreteView([willChange[0]]) { shown.pair = (diamond.double, diamond.triple) }
+        case .context(let context, let willChange):
+            let diamond = ConcreteContextDiamond(context: context)
+            view = ConcreteView([willChange]) { shown.pair = (diamond.double, diamond.triple) }
+        }
         let graph = scenario.graph
         return ConcreteDerivedLoop(
-            tasks: tasks, views: ConcreteViews([{ shown.pair = (diamond.double, diamond.triple) }]), writes: [scenario.write(0), scenario.write(1)],
-            isRight: {
-                graph.evaluate([1, 2], field: { tasks[$0.id - 1].value(of: $0.field) }) == [.int(shown.pair.0), .int(shown.pair.1)]
-            })
+            store: store, views: ConcreteViews([view]), writes: [scenario.write(0), scenario.write(1)],
+            isRight: { graph.evaluate([1, 2], field: store.value) == [.int(shown.pair.0), .int(shown.pair.1)] })
+    }
+
+    /// The fan-out (``FanOutWorkload``): W values, value `offset` record 1's priority plus
+    /// `offset`, each a computed value read by a view of its own.
+    static func fanOut(_ app: ConcreteApp, width: Int, records: [TaskRecord], scenario: DerivedScenario) -> ConcreteDerivedLoop {
+        let store = ConcreteStore(app, records: records)
+        let shown = ConcreteShown()
+        shown.fan = Array(repeating: 0, count: width)
+        let views: [ConcreteView]
+        switch store {
+        case .observable(let tasks):
+            let task = tasks[0]
+            views = (0..<width).map { offset in ConcreteView { shown.fan[offset] = task.priority + offset } }
+        case .published(let tasks, let willChange):
+            let task = tasks[0]
+            views = (0..<width).map { offset in ConcreteView([willChange[0]]) { shown.fan[offset] = task.priority + offset } }
+        case .context(let context, let willChange):
+            views = (0..<width).map { offset in ConcreteView([willChange]) { shown.fan[offset] = context.records[0].priority + offset } }
+        }
+        let graph = scenario.graph
+        return ConcreteDerivedLoop(
+            store: store, views: ConcreteViews(views), writes: [scenario.write(0), scenario.write(1)],
+            isRight: { graph.evaluate(Array(0..<width), field: store.value) == shown.fan.map(DerivedValue.int) })
+    }
+}
+
+/// A concrete loop's records, as its app holds them (``ConcreteApp``), with each object's
+/// `objectWillChange` fetched once (OpenCombine's getter walks the object with `Mirror`).
+@MainActor
+enum ConcreteStore {
+    case observable([ConcreteTask])
+    case published([ConcretePublishedTask], willChange: [ObservableObjectPublisher])
+    case context(ConcreteContext, willChange: ObservableObjectPublisher)
+
+    init(_ app: ConcreteApp, records: [TaskRecord]) {
+        switch app {
+        case .observable: self = .observable(records.map(ConcreteTask.init))
+        case .published:
+            let tasks = records.map(ConcretePublishedTask.init)
+            self = .published(tasks, willChange: tasks.map(\.objectWillChange))
+        case .publishedContext:
+            let context = ConcreteContext(records: records)
+            self = .context(context, willChange: context.objectWillChange)
+        }
     }
 
     /// `write` as an assignment to the concrete property, decided once, outside the loop.
-    private static func setter(_ write: FieldWrite, tasks: [ConcreteTask]) -> @MainActor () -> Void {
-        let task = tasks[write.id - 1]
-        switch write.value {
-        case .title(let title): return { task.title = title }
-        case .isComplete(let isComplete): return { task.isComplete = isComplete }
-        case .priority(let priority): return { task.priority = priority }
+    func setter(_ write: FieldWrite) -> @MainActor () -> Void {
+        let index = write.id - 1
+        switch (self, write.value) {
+        case (.observable(let tasks), .title(let title)): return { tasks[index].title = title }
+        case (.observable(let tasks), .isComplete(let isComplete)): return { tasks[index].isComplete = isComplete }
+        case (.observable(let tasks), .priority(let priority)): return { tasks[index].priority = priority }
+        case (.published(let tasks, _), .title(let title)): return { tasks[index].title = title }
+        case (.published(let tasks, _), .isComplete(let isComplete)): return { tasks[index].isComplete = isComplete }
+        case (.published(let tasks, _), .priority(let priority)): return { tasks[index].priority = priority }
+        case (.context(let context, _), .title(let title)): return { context.records[index].title = title }
+        case (.context(let context, _), .isComplete(let isComplete)): return { context.records[index].isComplete = isComplete }
+        case (.context(let context, _), .priority(let priority)): return { context.records[index].priority = priority }
+        }
+    }
+
+    /// A field's value, for the check only (never in the measured loop).
+    func value(_ ref: FieldRef) -> FieldValue {
+        switch self {
+        case .observable(let tasks): tasks[ref.id - 1].value(of: ref.field)
+        case .published(let tasks, _): tasks[ref.id - 1].value(of: ref.field)
+        case .context(let context, _): context.records[ref.id - 1].value(of: ref.field)
         }
     }
 }
 
-/// A record as an `@Observable` class: the same three stored properties as the `observable`
-/// strategy's record class, `ObservableTask`, which its module keeps internal. A copy on purpose:
-/// made `package` so that this loop could use it, `ObservableTask` cost `observable`'s measured
-/// paths more under Callgrind (read-untracked 255 -> 337 Ir, write-unobserved 614 -> 789,
-/// write-observed +1.8%, 5 layouts), as the optimiser no longer treated its accessors as internal.
-@Observable
-final class ConcreteTask {
-    var title: String
-    var isComplete: Bool
-    var priority: Int
+/// The fields a concrete derivation reads, whichever record type holds them.
+protocol ConcreteTaskFields {
+    var title: String { get }
+    var isComplete: Bool { get }
+    var priority: Int { get }
+}
 
-    init(_ record: TaskRecord) {
-        title = record.title
-        isComplete = record.isComplete
-        priority = record.priority
-    }
-
+extension ConcreteTaskFields {
     /// A field's value, for the check only (never in the measured loop).
     func value(of field: TaskField) -> FieldValue {
         switch field {
@@ -120,16 +235,58 @@ final class ConcreteTask {
     }
 }
 
-/// The filtered, sorted list as a computed property, as an app's model would have it: the ids of
-/// incomplete tasks (records 2...N) whose title contains record 1's, by priority, then id.
-@MainActor
-struct ConcreteFilteredList {
-    let tasks: [ConcreteTask]
+/// A record as an `@Observable` class: the same three stored properties as the `observable`
+/// strategy's record class, `ObservableTask`, which its module keeps internal. A copy on purpose:
+/// made `package` so that this loop could use it, `ObservableTask` cost `observable`'s measured
+/// paths more under Callgrind (read-untracked 255 -> 337 Ir, write-unobserved 614 -> 789,
+/// write-observed +1.8%, 5 layouts), as the optimiser no longer treated its accessors as internal.
+@Observable
+final class ConcreteTask: ConcreteTaskFields {
+    var title: String
+    var isComplete: Bool
+    var priority: Int
 
-    var listed: [Int] {
-        let query = tasks[0].title
+    init(_ record: TaskRecord) {
+        title = record.title
+        isComplete = record.isComplete
+        priority = record.priority
+    }
+}
+
+/// A record as an `ObservableObject` with `@Published` fields, as the `published` strategy's
+/// (internal) `PublishedTask` is.
+final class ConcretePublishedTask: ObservableObject, ConcreteTaskFields {
+    @Published var title: String
+    @Published var isComplete: Bool
+    @Published var priority: Int
+
+    init(_ record: TaskRecord) {
+        title = record.title
+        isComplete = record.isComplete
+        priority = record.priority
+    }
+}
+
+/// The design notes' `Context.Data`: every record in one `@Published` array, as the
+/// `published-context` strategy's (internal) `TaskContextData` holds them.
+final class ConcreteContext: ObservableObject {
+    @Published var records: [TaskRecord]
+
+    init(records: [TaskRecord]) {
+        self.records = records
+    }
+}
+
+extension TaskRecord: ConcreteTaskFields {}
+
+/// The filtered, sorted list as a computed property, as an app's model would have it: the ids of
+/// incomplete tasks (records 2...N) whose title contains record 1's, by priority, then id; a
+/// completed task's title and priority are not read.
+enum ConcreteFilteredList {
+    static func listed<Tasks: RandomAccessCollection<Task>, Task: ConcreteTaskFields>(_ tasks: Tasks) -> [Int] where Tasks.Index == Int {
+        let query = tasks[tasks.startIndex].title
         var listed: [(priority: Int, id: Int)] = []
-        for index in 1..<tasks.count {
+        for index in (tasks.startIndex + 1)..<tasks.endIndex {
             let task = tasks[index]
             guard !task.isComplete, task.title.contains(query) else { continue }
             listed.append((task.priority, index + 1))
@@ -141,10 +298,20 @@ struct ConcreteFilteredList {
 
 /// The diamond as computed properties: each of `double` and `triple` reads `source` again.
 @MainActor
-struct ConcreteDiamond {
-    let task: ConcreteTask
+struct ConcreteDiamond<Task: ConcreteTaskFields> {
+    let task: Task
 
     var source: Int { task.priority }
+    var double: Int { source * 2 }
+    var triple: Int { source * 3 }
+}
+
+/// The diamond over the context: `source` reads the `@Published` array each time.
+@MainActor
+struct ConcreteContextDiamond {
+    let context: ConcreteContext
+
+    var source: Int { context.records[0].priority }
     var double: Int { source * 2 }
     var triple: Int { source * 3 }
 }
@@ -155,30 +322,52 @@ struct ConcreteDiamond {
 final class ConcreteShown {
     var list: [Int] = []
     var pair = (0, 0)
+    var fan: [Int] = []
 }
 
-/// View bodies under `withObservationTracking`: each runs once now, and again at the render pass
-/// after anything it read changed.
+/// One concrete view: its body, and the publishers whose `objectWillChange` invalidates it (none:
+/// Observation tracks what the body reads).
+@MainActor
+struct ConcreteView {
+    let publishers: [ObservableObjectPublisher]
+    let body: @MainActor () -> Void
+
+    init(_ publishers: [ObservableObjectPublisher] = [], body: @escaping @MainActor () -> Void) {
+        self.publishers = publishers
+        self.body = body
+    }
+}
+
+/// View bodies, each run once now and again at the render pass after something it read changed:
+/// under `withObservationTracking` (a view with no publishers), or invalidated by a sink on each
+/// of its publishers, made once.
 @MainActor
 final class ConcreteViews {
-    private let bodies: [@MainActor () -> Void]
+    private let views: [ConcreteView]
     private let invalidated = InvalidatedViews()
-    var count: Int { bodies.count }
+    private var cancellables: [AnyCancellable] = []
+    var count: Int { views.count }
 
-    init(_ bodies: [@MainActor () -> Void]) {
-        self.bodies = bodies
-        for index in bodies.indices { run(index) }
+    init(_ views: [ConcreteView]) {
+        self.views = views
+        let invalidated = self.invalidated
+        for (index, view) in views.enumerated() {
+            for publisher in view.publishers { cancellables.append(publisher.sink { _ in invalidated.append(index) }) }
+        }
+        for index in views.indices { run(index) }
     }
 
-    /// Re-runs, and so re-arms, every view invalidated since the last pass.
+    /// Re-runs (and so re-arms) every view invalidated since the last pass.
     func render() {
         for index in invalidated.takeAll() { run(index) }
     }
 
     private func run(_ index: Int) {
+        let view = views[index]
+        guard view.publishers.isEmpty else { return view.body() }
         let invalidated = self.invalidated
         withObservationTracking {
-            bodies[index]()
+            view.body()
         } onChange: {
             invalidated.append(index)
         }
@@ -203,17 +392,17 @@ final class InvalidatedViews: Sendable {
 }
 
 extension WorkloadContext {
-    /// For the `observable` strategy, `workload`'s concrete loop (``ConcreteDerivedLoop``), timed
-    /// or counted as the strategy's rows are (``CountedWrites``), as rows named
-    /// `<workload>-concrete` (``DerivedRows/concreteName(_:)``): the yardstick its computed-style
-    /// row is read against. Nothing for any other strategy. A loop whose views show a wrong
-    /// output gives an error row.
+    /// For a strategy with a concrete loop (``ConcreteApp``: `observable`, `published`,
+    /// `published-context`), `workload`'s (``ConcreteDerivedLoop``), timed or counted as the
+    /// strategy's rows are (``CountedWrites``), as rows named `<workload>-concrete`
+    /// (``DerivedRows/concreteName(_:)``): the yardstick its usual style's row is read against.
+    /// Nothing for any other strategy. A loop whose views show a wrong output gives an error row.
     @MainActor
-    func measureConcreteDerived(workload: String, _ make: () throws -> ConcreteDerivedLoop) async throws -> WorkloadOutput {
-        guard strategy?.name == ObservableStrategy.descriptor.name else { return WorkloadOutput() }
+    func measureConcreteDerived(workload: String, _ make: (ConcreteApp) throws -> ConcreteDerivedLoop) async throws -> WorkloadOutput {
+        guard let app = ConcreteApp(strategy: strategy?.name) else { return WorkloadOutput() }
         let rowName = DerivedRows.concreteName(workload)
         do {
-            let loop = try make()
+            let loop = try make(app)
             var k = 0
             for _ in 0..<DerivedMeasurement.countedWrites {
                 loop.write(k)
@@ -241,7 +430,7 @@ extension WorkloadContext {
             return latencyOutput(
                 workload: rowName, subscribers: loop.viewCount, measured: measured,
                 note:
-                    "\(workload)'s write and computed-property derivation on a concrete @Observable class in a tight loop: each invalidated view re-run once after the write; no protocol, store, field enum or derived-view bookkeeping\(counting.note)"
+                    "\(workload)'s write and derivation written as an app would: \(app.summary), in a tight loop; each invalidated view re-run once after the write; no protocol, store, field enum or derived-view bookkeeping\(counting.note)"
             )
         } catch {
             var row = ResultRow.error(runID: runID, suite: suite, strategy: strategyName, message: "\(rowName) failed: \(error)")

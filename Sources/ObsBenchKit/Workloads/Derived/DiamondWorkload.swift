@@ -10,14 +10,14 @@ public struct DiamondWorkload: Workload {
 
     public init() {}
 
-    /// Its rows in every style, and its concrete loop's (`observable` only).
+    /// Its rows in every style, and its concrete loop's (``ConcreteApp``).
     public func writesRows(named rowWorkload: String) -> Bool { DerivedRows.isRow(rowWorkload, of: name) || rowWorkload == DerivedRows.concreteName(name) }
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
         var output = try await context.measureDerived(workload: name) { Self.scenario() }
         output.append(
-            try await context.measureConcreteDerived(workload: name) {
-                ConcreteDerivedLoop.diamond(records: TaskRecord.sample(count: context.objects), scenario: Self.scenario())
+            try await context.measureConcreteDerived(workload: name) { app in
+                ConcreteDerivedLoop.diamond(app, records: TaskRecord.sample(count: context.objects), scenario: Self.scenario())
             })
         return output
     }

@@ -18,10 +18,16 @@ public struct FanOutWorkload: Workload {
         self.width = max(1, width)
     }
 
-    public func writesRows(named rowWorkload: String) -> Bool { DerivedRows.isRow(rowWorkload, of: name) }
+    /// Its rows in every style, and its concrete loop's (``ConcreteApp``).
+    public func writesRows(named rowWorkload: String) -> Bool { DerivedRows.isRow(rowWorkload, of: name) || rowWorkload == DerivedRows.concreteName(name) }
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
-        try await context.measureDerived(workload: name) { scenario() }
+        var output = try await context.measureDerived(workload: name) { scenario() }
+        output.append(
+            try await context.measureConcreteDerived(workload: name) { app in
+                ConcreteDerivedLoop.fanOut(app, width: width, records: TaskRecord.sample(count: context.objects), scenario: scenario())
+            })
+        return output
     }
 
     func scenario() -> DerivedScenario {

@@ -36,15 +36,15 @@ public struct FilteredSortedWorkload: Workload {
         self.write = write
     }
 
-    /// Its rows in every style, and its concrete loop's (`observable` only).
+    /// Its rows in every style, and its concrete loop's (``ConcreteApp``).
     public func writesRows(named rowWorkload: String) -> Bool { DerivedRows.isRow(rowWorkload, of: name) || rowWorkload == DerivedRows.concreteName(name) }
 
     public func run(_ context: WorkloadContext) async throws -> WorkloadOutput {
         let records = TaskRecord.sample(count: context.objects)
         var output = try await context.measureDerived(workload: name) { try Self.scenario(records: records, write: write) }
         output.append(
-            try await context.measureConcreteDerived(workload: name) {
-                ConcreteDerivedLoop.filteredSorted(records: records, scenario: try Self.scenario(records: records, write: write))
+            try await context.measureConcreteDerived(workload: name) { app in
+                ConcreteDerivedLoop.filteredSorted(app, records: records, scenario: try Self.scenario(records: records, write: write))
             })
         return output
     }
