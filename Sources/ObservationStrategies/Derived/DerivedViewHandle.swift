@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A subscribed view of derived values, on the harness's side: what it last showed and what it
 /// cost in re-runs and evaluations. Strategies update it from wherever their delivery happens (the
 /// main actor, a GRDB queue), so its state sits behind a lock; the harness reads it after
@@ -17,6 +19,18 @@ public final class DerivedViewHandle: DerivedRenderable, Identifiable, CustomStr
     private let state: Locked<DerivedViewState>
     /// Where each field sits in the field view's values.
     private let fieldIndex: [FieldRef: Int]
+    /// The buffer ``recordRun(filling:)`` fills, swapped with the state's last output when
+    /// recorded: a view re-run on the main actor allocates no output array (an app's view body
+    /// allocates none either). `nonisolated(unsafe)` because only that `@MainActor` method touches
+    /// it; unchecked exclusivity because it is never borrowed twice.
+    @exclusivity(unchecked) nonisolated(unsafe) private var nextOutput: [DerivedValue] = []
+    /// A native view's render pass (``setRender(_:)``). `nonisolated(unsafe)`: set and called on
+    /// the main actor only (``setRender(_:)`` and ``render()`` are `@MainActor`), so that a render
+    /// reads it without a lock or a copy out of one.
+    /// Whether a native view was told something it reads changed since it last rendered: an
+    /// atomic, set from any thread by ``invalidate()`` and taken by ``render()``, no lock either way.
+    private let invalidation = Atomic<Bool>(false)
+    @exclusivity(unchecked) nonisolated(unsafe) private var renderBody: (@MainActor @Sendable (DerivedViewHandle) -> Void)?
 
     /// What a derived view has done so far.
     public struct DerivedViewState: Sendable {
@@ -41,10 +55,6 @@ public final class DerivedViewHandle: DerivedRenderable, Identifiable, CustomStr
         public var allowedOutputs: [[DerivedValue]]?
         /// The field view's runs already folded in (the default derivation).
         var foldedRuns = 0
-        /// Whether a native view was told something it reads changed since its body last ran.
-        var invalidated = false
-        /// A native view's render pass (``setRender(_:)``).
-        var render: (@MainActor @Sendable (DerivedViewHandle) -> Void)?
 
         init(nodes: Int) { evaluations = Array(repeating: 0, count: nodes) }
 
@@ -83,6 +93,22 @@ public final class DerivedViewHandle: DerivedRenderable, Identifiable, CustomStr
         }
     }
 
+    /// Records one run of the view body on the main actor, its output appended by `fill` to an
+    /// empty buffer the view keeps (no allocation once the view has run). Returns false (and
+    /// records nothing) once the view is cancelled.
+    @MainActor
+    @discardableResult
+    public func recordRun(filling fill: (inout [DerivedValue]) -> Void) -> Bool {
+        // Emptied element by element: `removeAll(keepingCapacity:)` costs more than a short output.
+        while !nextOutput.isEmpty { nextOutput.removeLast() }
+        fill(&nextOutput)
+        return state.withLock { state in
+            guard !state.isCancelled else { return false }
+            state.record(swapping: &nextOutput, runs: 1)
+            return true
+        }
+    }
+
     /// Records one evaluation of node `index` of the graph.
     public func recordEvaluation(ofNode index: Int) {
         state.withLock { state in
@@ -99,50 +125,44 @@ public final class DerivedViewHandle: DerivedRenderable, Identifiable, CustomStr
         }
     }
 
-    /// Marks the view cancelled: later runs are ignored, and its render pass is dropped.
+    /// Marks the view cancelled: later runs are ignored, and its render pass is never called again
+    /// (a strategy whose render closure holds the store drops it with `setRender(nil)`).
     public func cancel() {
-        state.withLock {
-            $0.isCancelled = true
-            $0.render = nil
-        }
+        state.withLock { $0.isCancelled = true }
     }
 
     /// Sets a native view's render pass: what ``render()`` calls (on the main actor, after the
     /// store settled) when something the view read changed since it last rendered, as SwiftUI
-    /// re-renders invalidated views once per frame. It re-runs the view body.
-    public func setRender(_ render: @escaping @MainActor @Sendable (DerivedViewHandle) -> Void) {
-        state.withLock { $0.render = render }
+    /// re-renders invalidated views once per frame. It re-runs the view body. nil drops it.
+    @MainActor
+    public func setRender(_ render: (@MainActor @Sendable (DerivedViewHandle) -> Void)?) {
+        renderBody = render
     }
 
     /// Records that something the view read changed (from any thread): its next render pass re-runs
     /// it. The first invalidation since the view last rendered queues it on its ``renderPass``.
     public func invalidate() {
-        let queue = state.withLock { state -> Bool in
-            guard !state.isCancelled, !state.invalidated else { return false }
-            state.invalidated = true
-            return true
-        }
-        if queue, let renderPass { renderPass.enqueue(self) }
+        guard !invalidation.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        renderPass?.enqueue(self)
     }
 
     /// Whether a frame must visit this view: it has no render pass, and either derives from a field
     /// view (the default derivation) or has a render closure. A native view whose strategy
     /// delivers its runs (a sink, a `ValueObservation`) and renders nothing is not visited.
+    @MainActor
     public var isVisitedEachFrame: Bool {
-        renderPass == nil && (fieldView != nil || state.withLock { $0.render != nil })
+        renderPass == nil && (fieldView != nil || renderBody != nil)
     }
 
     /// Runs the view's render pass closure (``setRender(_:)``) if the view was invalidated since it
-    /// last rendered, clearing the invalidation (one lock for both): what a ``DerivedRenderPass``
+    /// last rendered, clearing the invalidation: what a ``DerivedRenderPass``
     /// calls.
     @MainActor
     public func render() {
-        let body = state.withLock { state -> (@MainActor @Sendable (DerivedViewHandle) -> Void)? in
-            guard state.invalidated, !state.isCancelled else { return nil }
-            state.invalidated = false
-            return state.render
-        }
-        body?(self)
+        guard let renderBody, invalidation.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        // A cancelled view's run is not recorded (``recordRun(filling:)``); its strategy drops the
+        // closure when it unsubscribes.
+        renderBody(self)
     }
 
     /// From now on, counts as a glitch any run whose output is none of `outputs` (nil: stop checking).
@@ -215,6 +235,24 @@ extension DerivedViewHandle.DerivedViewState {
         avoidableReruns += remaining
         if let allowedOutputs, runs > 0, !allowedOutputs.contains(output) { glitches += 1 }
         lastOutput = output
+    }
+
+    /// ``record(_:runs:)``, keeping `output`'s buffer as the last output and handing the previous
+    /// one back in `output` (to be refilled): no array is allocated or freed.
+    fileprivate mutating func record(swapping output: inout [DerivedValue], runs: Int) {
+        var remaining = runs
+        if !hasRun {
+            hasRun = true
+            remaining -= 1
+        } else if remaining > 0 {
+            reruns += 1
+            if output == lastOutput { avoidableReruns += 1 }
+            remaining -= 1
+        }
+        reruns += remaining
+        avoidableReruns += remaining
+        if let allowedOutputs, runs > 0, !allowedOutputs.contains(output) { glitches += 1 }
+        swap(&lastOutput, &output)
     }
 }
 

@@ -73,11 +73,15 @@ final class TrackedDerivations {
 
     func unsubscribe(_ handle: DerivedViewHandle) {
         handle.cancel()
+        handle.setRender(nil)
         views[ObjectIdentifier(handle)] = nil
     }
 
     func tearDown() {
-        for view in views.values { view.cancel() }
+        for view in views.values {
+            view.cancel()
+            view.setRender(nil)
+        }
         views.removeAll()
         cells.removeAll()
         read = { preconditionFailure("derived view read \($0) after teardown") }
@@ -88,7 +92,8 @@ final class TrackedDerivations {
     private static func runComputed(_ handle: DerivedViewHandle, read: @escaping (FieldRef) -> FieldValue) {
         let spec = handle.spec
         withObservationTracking {
-            _ = handle.recordRun(ComputedReader(handle: handle, read: read).output(of: spec))
+            let reader = ComputedReader(handle: handle, read: read)
+            handle.recordRun { reader.append(spec, to: &$0) }
         } onChange: {
             handle.invalidate()
         }
@@ -122,13 +127,19 @@ struct ComputedReader: DerivedReader {
         return handle.spec.graph.nodes[index].evaluate(self)
     }
 
-    /// What a view of `spec` shows: each of its nodes evaluated, then its fields read (one array).
+    /// What a view of `spec` shows: each of its nodes evaluated, then its fields read.
     func output(of spec: DerivedViewSpec) -> [DerivedValue] {
         var output: [DerivedValue] = []
         output.reserveCapacity(spec.nodes.count + spec.fields.count)
+        append(spec, to: &output)
+        return output
+    }
+
+    /// Appends what a view of `spec` shows to `output` (the view's own buffer,
+    /// ``DerivedViewHandle/recordRun(filling:)``).
+    func append(_ spec: DerivedViewSpec, to output: inout [DerivedValue]) {
         for index in spec.nodes { output.append(node(index)) }
         for ref in spec.fields { output.append(.field(read(ref))) }
-        return output
     }
 }
 

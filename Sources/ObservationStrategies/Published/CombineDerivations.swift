@@ -75,12 +75,14 @@ final class CombineDerivations {
 
     func unsubscribe(_ handle: DerivedViewHandle) {
         handle.cancel()
+        handle.setRender(nil)
         views.removeValue(forKey: ObjectIdentifier(handle))?.cancellables.forEach { $0.cancel() }
     }
 
     func tearDown() {
         for entry in views.values {
             entry.view.cancel()
+            entry.view.setRender(nil)
             entry.cancellables.forEach { $0.cancel() }
         }
         views.removeAll()
@@ -89,7 +91,8 @@ final class CombineDerivations {
 
     /// The view body with computed properties: every node it reads evaluated as it is read.
     private static func runBody(_ handle: DerivedViewHandle, read: @escaping (FieldRef) -> FieldValue) {
-        handle.recordRun(ComputedReader(handle: handle, read: read).output(of: handle.spec))
+        let reader = ComputedReader(handle: handle, read: read)
+        handle.recordRun { reader.append(handle.spec, to: &$0) }
     }
 }
 
