@@ -4,7 +4,7 @@ import Testing
 @testable import ObsBenchKit
 
 /// The derived rows' harness share: the concrete loops' rows are written for `observable`,
-/// `published` and `published-context` (and no other strategy), their views show what a
+/// `published`, `published-context` and `observable-context` (and no other strategy), their views show what a
 /// from-scratch computation gives, and the table reads a
 /// share off two counts only where they differ beyond their intervals. On constructed counts and
 /// on the loops' checks, never on a measured share.
@@ -20,7 +20,10 @@ struct DerivedHarnessShareTests {
     @Test("the strategies with a concrete app write concrete-loop rows whose outputs check; another strategy does not")
     func concreteRows() async throws {
         for workload in [FilteredSortedWorkload(.membership) as any Workload, FilteredSortedWorkload(.query), DiamondWorkload(), FanOutWorkload(width: 10)] {
-            for entry in [StrategyEntry(ObservableStrategy.self), StrategyEntry(PublishedStrategy.self), StrategyEntry(PublishedContextStrategy.self)] {
+            for entry in [
+                StrategyEntry(ObservableStrategy.self), StrategyEntry(PublishedStrategy.self), StrategyEntry(PublishedContextStrategy.self),
+                StrategyEntry(ObservableContextStrategy.self),
+            ] {
                 let rows = try await DerivedSuiteTests.rows(workload, entry)
                 #expect(!rows.contains { $0.isError }, "\(rows.filter(\.isError).map(\.note))")
                 let concrete = rows.filter { $0.workload == DerivedRows.concreteName(workload.name) && $0.metric == .latency }
@@ -34,7 +37,7 @@ struct DerivedHarnessShareTests {
 
     @Test(
         "each app's concrete loop follows its writes: the list after a task leaves it and comes back, the diamond and the fan-out after each write",
-        arguments: [ConcreteApp.observable, .published, .publishedContext])
+        arguments: [ConcreteApp.observable, .published, .publishedContext, .observableContext])
     func concreteLoopFollowsWrites(app: ConcreteApp) throws {
         let records = TaskRecord.sample(count: 100)
         var loops = try FilteredSortedWorkload.Write.allCases.map { write in

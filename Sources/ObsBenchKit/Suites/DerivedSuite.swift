@@ -107,7 +107,7 @@ extension SummaryTable {
                 ))
         }
         table.footnotes.append(
-            "the concrete loop: computed properties over the strategy's concrete record types (observable: an @Observable class, each view a withObservationTracking closure; published: an ObservableObject per record; published-context: one ObservableObject holding every record), each view re-run once after a write that invalidated it; no protocol, store, field enum, or derived-view bookkeeping (outputs, runs and evaluations recorded, every view visited after each write). Not net of plain: plain's views show stale values for a write that changes them. A share is given where the two rows' intervals (counted: their repeats' and layouts' ranges) do not overlap; timed, where every one of at least \(FloorComparison.minimumPairedRounds) rounds agrees"
+            "the concrete loop: computed properties over the strategy's concrete record types (observable: an @Observable class, each view a withObservationTracking closure; published: an ObservableObject per record; published-context and observable-context: one ObservableObject, or one @Observable class, holding every record in an array), each view re-run once after a write that invalidated it; no protocol, store, field enum, or derived-view bookkeeping (outputs, runs and evaluations recorded, every view visited after each write). Not net of plain: plain's views show stale values for a write that changes them. A share is given where the two rows' intervals (counted: their repeats' and layouts' ranges) do not overlap; timed, where every one of at least \(FloorComparison.minimumPairedRounds) rounds agrees"
         )
         return table
     }

@@ -18,7 +18,9 @@ import Synchronization
 @MainActor
 final class TrackedDerivations {
     /// Returns a function reading fields through the store's observable records (tracked when
-    /// called inside a tracking scope). Called on each run, so the records are the store's current ones.
+    /// called inside a tracking scope). Called at the start of each run, inside its tracking scope,
+    /// so the records are the store's current ones, and a store whose records sit in one
+    /// `@Observable` property reads it once per run, as a view body reading `context.records` does.
     private let reader: @MainActor () -> (FieldRef) -> FieldValue
     private let records: @MainActor () -> Int
     private var cells: [ObjectIdentifier: DerivedCells] = [:]
@@ -26,8 +28,6 @@ final class TrackedDerivations {
     /// The store's render pass: an invalidated view or a dirty cell is queued here, and a frame
     /// renders only those.
     private let renderPass = DerivedRenderPass()
-    /// The field reader of the latest subscription (``reader``'s result).
-    private var read: (FieldRef) -> FieldValue = { preconditionFailure("no derived view subscribed: \($0) read") }
 
     init(records: @escaping @MainActor () -> Int, reader: @escaping @MainActor () -> (FieldRef) -> FieldValue) {
         self.records = records
@@ -40,31 +40,24 @@ final class TrackedDerivations {
         guard !fields.isEmpty else { throw StrategyError.emptyView }
         for ref in fields { _ = try recordIndex(of: ref.id, count: count) }
         let handle = DerivedViewHandle(spec: spec, renderPass: renderPass)
-        // The store's field reader, made once per subscription, not on each run: it reads every
-        // field the views subscribed so far read (a store's reader only grows).
-        let read = reader()
-        self.read = read
+        let reader = self.reader
         switch style {
         case .computed:
-            handle.setRender { [weak self] handle in
-                guard let self else { return }
-                Self.runComputed(handle, read: self.read)
-            }
+            handle.setRender { handle in Self.runComputed(handle, reader: reader) }
             views[ObjectIdentifier(handle)] = handle
-            Self.runComputed(handle, read: read)
+            Self.runComputed(handle, reader: reader)
         case .cached:
             let graph = spec.graph
-            let cells = self.cells[ObjectIdentifier(graph)] ?? DerivedCells(graph: graph, renderPass: renderPass, read: read)
+            let cells = self.cells[ObjectIdentifier(graph)] ?? DerivedCells(graph: graph, renderPass: renderPass, reader: reader)
             self.cells[ObjectIdentifier(graph)] = cells
             cells.counters.append(handle)
-            cells.create(spec.closure, read: read)
-            handle.setRender { [weak self] handle in
+            cells.create(spec.closure)
+            handle.setRender { handle in
                 cells.refresh()
-                guard let self else { return }
-                Self.runCached(handle, cells: cells, read: self.read)
+                Self.runCached(handle, cells: cells, reader: reader)
             }
             views[ObjectIdentifier(handle)] = handle
-            Self.runCached(handle, cells: cells, read: read)
+            Self.runCached(handle, cells: cells, reader: reader)
         default:
             throw DerivedError.unsupportedStyle(style, strategy: strategy)
         }
@@ -84,27 +77,32 @@ final class TrackedDerivations {
         }
         views.removeAll()
         cells.removeAll()
-        read = { preconditionFailure("derived view read \($0) after teardown") }
     }
 
     /// The view body with computed properties: every node it reads is evaluated, and every node
     /// those read, each time it is read.
-    private static func runComputed(_ handle: DerivedViewHandle, read: @escaping (FieldRef) -> FieldValue) {
+    private static func runComputed(_ handle: DerivedViewHandle, reader makeReader: @MainActor () -> (FieldRef) -> FieldValue) {
         let spec = handle.spec
         withObservationTracking {
-            let reader = ComputedReader(handle: handle, read: read)
-            handle.recordRun { reader.append(spec, to: &$0) }
+            let reader = ComputedReader(handle: handle, read: makeReader())
+            _ = handle.recordRun { reader.append(spec, to: &$0) }
         } onChange: {
             handle.invalidate()
         }
     }
 
-    /// The view body with cached values: reads the cells of its nodes and its fields.
-    private static func runCached(_ handle: DerivedViewHandle, cells: DerivedCells, read: (FieldRef) -> FieldValue) {
+    /// The view body with cached values: reads the cells of its nodes and its fields (the store's
+    /// records only when it reads a field: a view of cells alone tracks the cells alone).
+    private static func runCached(_ handle: DerivedViewHandle, cells: DerivedCells, reader: @MainActor () -> (FieldRef) -> FieldValue) {
         let spec = handle.spec
         let held = cells.cells
         withObservationTracking {
-            _ = handle.recordRun(spec.nodes.map { held[$0]?.value ?? .ids([]) } + spec.fields.map { .field(read($0)) })
+            _ = handle.recordRun { output in
+                for index in spec.nodes { output.append(held[index]?.value ?? .ids([])) }
+                guard !spec.fields.isEmpty else { return }
+                let read = reader()
+                for ref in spec.fields { output.append(.field(read(ref))) }
+            }
         } onChange: {
             handle.invalidate()
         }
@@ -163,17 +161,17 @@ final class DerivedCells: DerivedRenderable {
     /// Cells whose inputs changed since they were evaluated (marked from a tracking callback).
     private let dirty = Locked(Set<Int>())
     private let renderPass: DerivedRenderPass
-    /// Reads a record field of the store (tracked inside a tracking scope): the reader of the view
-    /// subscribed last, which reads every field an earlier one did (a store's reader only grows).
-    private var read: (FieldRef) -> FieldValue
+    /// Makes what reads record fields of the store (tracked inside a tracking scope): called once
+    /// per evaluation, inside its scope (``TrackedDerivations``'s reader).
+    private let reader: @MainActor () -> (FieldRef) -> FieldValue
     /// The views of this graph; a cell's evaluation is counted on the first still subscribed
     /// (the harness sums every view's counts).
     var counters: [DerivedViewHandle] = []
 
-    init(graph: DerivedSpec, renderPass: DerivedRenderPass, read: @escaping (FieldRef) -> FieldValue) {
+    init(graph: DerivedSpec, renderPass: DerivedRenderPass, reader: @escaping @MainActor () -> (FieldRef) -> FieldValue) {
         self.graph = graph
         self.renderPass = renderPass
-        self.read = read
+        self.reader = reader
     }
 
     /// Marks cell `index` for evaluation at the next refresh (from a tracking callback, any
@@ -187,9 +185,8 @@ final class DerivedCells: DerivedRenderable {
     }
 
     /// Creates the cells of `closure` (a view's nodes and what they read, in graph order) that do
-    /// not exist yet, inputs first, each evaluated once; from now on, cells read through `read`.
-    func create(_ closure: [Int], read: @escaping (FieldRef) -> FieldValue) {
-        self.read = read
+    /// not exist yet, inputs first, each evaluated once.
+    func create(_ closure: [Int]) {
         for index in closure where cells[index] == nil {
             cells[index] = DerivedCell(evaluate(index))
         }
@@ -210,10 +207,11 @@ final class DerivedCells: DerivedRenderable {
 
     private func evaluate(_ index: Int) -> DerivedValue {
         counters.first { !$0.isCancelled }?.recordEvaluation(ofNode: index)
-        let reader = CellReader(cells: cells, read: read)
         let node = graph.nodes[index]
+        let cells = self.cells
+        let makeReader = self.reader
         return withObservationTracking {
-            node.evaluate(reader)
+            node.evaluate(CellReader(cells: cells, read: makeReader()))
         } onChange: { [weak self] in
             self?.markDirty(index)
         }

@@ -92,8 +92,10 @@ public final class ObservableContextStrategy: ObservationStrategy {
         let derivations =
             self.derivations
             ?? TrackedDerivations(records: { [unowned self] in self.count }) { [unowned self] in
-                let context = self.store
-                return { context.task($0.id).value(of: $0.field) }
+                // A run reads the context's one `records` property once (tracked), as a view body
+                // reading `context.records` does, then its records' fields.
+                let records = self.store.records
+                return { records[$0.id - 1].value(of: $0.field) }
             }
         self.derivations = derivations
         return try derivations.subscribe(view, style: style, strategy: Self.descriptor.name)

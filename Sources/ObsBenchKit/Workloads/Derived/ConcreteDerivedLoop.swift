@@ -19,6 +19,9 @@ enum ConcreteApp: Sendable {
     /// One `ObservableObject` whose `@Published` array holds every record, every view sinking its
     /// `objectWillChange` (`published-context`, the design notes' `Context.Data`).
     case publishedContext
+    /// The same context as one `@Observable` object, views under `withObservationTracking`
+    /// (`observable-context`: the notes' migration of `Context.Data`).
+    case observableContext
 
     /// The app for `strategy`'s rows, or nil: that strategy has no concrete loop.
     init?(strategy: String?) {
@@ -26,6 +29,7 @@ enum ConcreteApp: Sendable {
         case ObservableStrategy.descriptor.name: self = .observable
         case PublishedStrategy.descriptor.name: self = .published
         case PublishedContextStrategy.descriptor.name: self = .publishedContext
+        case ObservableContextStrategy.descriptor.name: self = .observableContext
         default: return nil
         }
     }
@@ -37,6 +41,8 @@ enum ConcreteApp: Sendable {
         case .published: "computed properties over a concrete ObservableObject per record, each view sinking the objectWillChange of the records it reads"
         case .publishedContext:
             "computed properties over one concrete ObservableObject holding every record in a @Published array, each view sinking its objectWillChange and reading the array once per run"
+        case .observableContext:
+            "computed properties over one concrete @Observable class holding every record in one array property, each view a withObservationTracking closure reading the array once per run"
         }
     }
 }
@@ -108,15 +114,8 @@ final class ConcreteDerivedLoop {
                 let task = tasks[id - 1]
                 views.append(ConcreteView([willChange[id - 1]]) { blackHole((task.title, task.priority)) })
             }
-        case .context(let context, let willChange):
-            views = [ConcreteView([willChange]) { shown.list = ConcreteFilteredList.listed(context.records) }]
-            for id in ConcreteFilteredList.listed(context.records) {
-                views.append(
-                    ConcreteView([willChange]) {
-                        let task = context.records[id - 1]
-                        blackHole((task.title, task.priority))
-                    })
-            }
+        case .context(let context, let willChange): views = contextListViews(context, publishers: [willChange], shown: shown)
+        case .observableContext(let context): views = contextListViews(context, publishers: [], shown: shown)
         }
         let graph = scenario.graph
         return ConcreteDerivedLoop(
@@ -140,6 +139,9 @@ final class ConcreteDerivedLoop {
         case .context(let context, let willChange):
             let diamond = ConcreteContextDiamond(context: context)
             view = ConcreteView([willChange]) { shown.pair = (diamond.double, diamond.triple) }
+        case .observableContext(let context):
+            let diamond = ConcreteContextDiamond(context: context)
+            view = ConcreteView { shown.pair = (diamond.double, diamond.triple) }
         }
         let graph = scenario.graph
         return ConcreteDerivedLoop(
@@ -163,11 +165,31 @@ final class ConcreteDerivedLoop {
             views = (0..<width).map { offset in ConcreteView([willChange[0]]) { shown.fan[offset] = task.priority + offset } }
         case .context(let context, let willChange):
             views = (0..<width).map { offset in ConcreteView([willChange]) { shown.fan[offset] = context.records[0].priority + offset } }
+        case .observableContext(let context):
+            views = (0..<width).map { offset in ConcreteView { shown.fan[offset] = context.records[0].priority + offset } }
         }
         let graph = scenario.graph
         return ConcreteDerivedLoop(
             store: store, views: ConcreteViews(views), writes: [scenario.write(0), scenario.write(1)],
             isRight: { graph.evaluate(Array(0..<width), field: store.value) == shown.fan.map(DerivedValue.int) })
+    }
+}
+
+extension ConcreteDerivedLoop {
+    /// The filtered list's views over a context: the list view reads the records once, then
+    /// filters; a row view reads its record out of the array.
+    fileprivate static func contextListViews<Context: ConcreteRecordsContext>(_ context: Context, publishers: [ObservableObjectPublisher], shown: ConcreteShown)
+        -> [ConcreteView]
+    {
+        var views = [ConcreteView(publishers) { shown.list = ConcreteFilteredList.listed(context.records) }]
+        for id in ConcreteFilteredList.listed(context.records) {
+            views.append(
+                ConcreteView(publishers) {
+                    let task = context.records[id - 1]
+                    blackHole((task.title, task.priority))
+                })
+        }
+        return views
     }
 }
 
@@ -178,6 +200,7 @@ enum ConcreteStore {
     case observable([ConcreteTask])
     case published([ConcretePublishedTask], willChange: [ObservableObjectPublisher])
     case context(ConcreteContext, willChange: ObservableObjectPublisher)
+    case observableContext(ConcreteObservableContext)
 
     init(_ app: ConcreteApp, records: [TaskRecord]) {
         switch app {
@@ -188,6 +211,7 @@ enum ConcreteStore {
         case .publishedContext:
             let context = ConcreteContext(records: records)
             self = .context(context, willChange: context.objectWillChange)
+        case .observableContext: self = .observableContext(ConcreteObservableContext(records: records))
         }
     }
 
@@ -204,6 +228,9 @@ enum ConcreteStore {
         case (.context(let context, _), .title(let title)): return { context.records[index].title = title }
         case (.context(let context, _), .isComplete(let isComplete)): return { context.records[index].isComplete = isComplete }
         case (.context(let context, _), .priority(let priority)): return { context.records[index].priority = priority }
+        case (.observableContext(let context), .title(let title)): return { context.records[index].title = title }
+        case (.observableContext(let context), .isComplete(let isComplete)): return { context.records[index].isComplete = isComplete }
+        case (.observableContext(let context), .priority(let priority)): return { context.records[index].priority = priority }
         }
     }
 
@@ -213,6 +240,7 @@ enum ConcreteStore {
         case .observable(let tasks): tasks[ref.id - 1].value(of: ref.field)
         case .published(let tasks, _): tasks[ref.id - 1].value(of: ref.field)
         case .context(let context, _): context.records[ref.id - 1].value(of: ref.field)
+        case .observableContext(let context): context.records[ref.id - 1].value(of: ref.field)
         }
     }
 }
@@ -267,10 +295,26 @@ final class ConcretePublishedTask: ObservableObject, ConcreteTaskFields {
     }
 }
 
+/// A context holding every record in one array property, whichever kind of observable object.
+protocol ConcreteRecordsContext: AnyObject {
+    var records: [TaskRecord] { get }
+}
+
 /// The design notes' `Context.Data`: every record in one `@Published` array, as the
 /// `published-context` strategy's (internal) `TaskContextData` holds them.
-final class ConcreteContext: ObservableObject {
+final class ConcreteContext: ObservableObject, ConcreteRecordsContext {
     @Published var records: [TaskRecord]
+
+    init(records: [TaskRecord]) {
+        self.records = records
+    }
+}
+
+/// The same context as one `@Observable` class, as the `observable-context` strategy's (internal)
+/// `TaskContext` holds it.
+@Observable
+final class ConcreteObservableContext: ConcreteRecordsContext {
+    var records: [TaskRecord]
 
     init(records: [TaskRecord]) {
         self.records = records
@@ -306,10 +350,10 @@ struct ConcreteDiamond<Task: ConcreteTaskFields> {
     var triple: Int { source * 3 }
 }
 
-/// The diamond over the context: `source` reads the `@Published` array each time.
+/// The diamond over a context: `source` reads the records' array each time.
 @MainActor
-struct ConcreteContextDiamond {
-    let context: ConcreteContext
+struct ConcreteContextDiamond<Context: ConcreteRecordsContext> {
+    let context: Context
 
     var source: Int { context.records[0].priority }
     var double: Int { source * 2 }
@@ -393,7 +437,7 @@ final class InvalidatedViews: Sendable {
 
 extension WorkloadContext {
     /// For a strategy with a concrete loop (``ConcreteApp``: `observable`, `published`,
-    /// `published-context`), `workload`'s (``ConcreteDerivedLoop``), timed or counted as the
+    /// `published-context`, `observable-context`), `workload`'s (``ConcreteDerivedLoop``), timed or counted as the
     /// strategy's rows are (``CountedWrites``), as rows named `<workload>-concrete`
     /// (``DerivedRows/concreteName(_:)``): the yardstick its usual style's row is read against.
     /// Nothing for any other strategy. A loop whose views show a wrong output gives an error row.
