@@ -143,7 +143,7 @@ struct ReportTests {
     @Test("the committed claims file reads, and every claim names suites, workloads and strategies obsbench runs")
     func committedClaims() throws {
         let file = try ClaimsFile.load(Self.root.appendingPathComponent("claims/claims.json").path)
-        #expect(file.claims.count == 22)
+        #expect(file.claims.count == 23)
         #expect(Set(file.claims.map(\.id)).count == file.claims.count, "claim ids must be unique")
         for claim in file.claims {
             #expect(!claim.source.isEmpty && (claim.checks.isEmpty == (claim.notMeasurable != nil)), "\(claim.id)")
@@ -412,7 +412,9 @@ struct ReportTests {
         #expect(everyChange.promise.contains("does not coalesce"))
     }
 
-    @Test("a searched, filtered, sorted list ranks by the five filtered-sorted writes summed, with their re-runs and avoidable re-runs; a store lacking one is left out")
+    @Test(
+        "a searched, filtered, sorted list ranks by the five filtered-sorted writes summed (net of the harness where concrete loops measured them), with their re-runs, avoidable re-runs and the view body cost that would change the winner; a store lacking one is left out"
+    )
     func filteredListProfile() throws {
         let details = [Self.builtIn("plain"), Self.builtIn("observable"), Self.builtIn("published"), Self.builtIn("state-subject")]
         var rows: [ResultRow] = []
@@ -429,8 +431,19 @@ struct ReportTests {
         let guide = ProfileGuide(rows: rows, metadata: Self.metadata(suites: ["derived"], strategies: details))
         let list = try Self.entry(guide, "A searched, filtered, sorted list")
         #expect(list.ranking.map(\.strategy) == ["published", "observable"])
-        #expect(list.ranking.first?.value == "5.00 µs for the five writes; 10 view re-runs, 5 of them avoidable")
+        #expect(list.ranking.first?.value == "5.00 µs for the five writes (through the harness (no concrete loop)); 10 view re-runs, 5 of them avoidable")
         #expect(list.leftOut.contains { $0.strategy == "state-subject" && $0.reason.contains("filtered-sorted-query") })
+        // observable's 5 µs more over published's 5 fewer avoidable re-runs: a body of 1 µs decides.
+        #expect(list.remark?.contains("more than 1.00 µs per run makes observable the winner (5 fewer avoidable re-runs") == true, "\(list.remark ?? "")")
+
+        // With observable's concrete loops (the same writes, 400 ns each, as an app writes them),
+        // it is ranked on them, net of the harness, and wins; nobody re-runs fewer avoidable views.
+        let concrete = writes.map { Self.row("derived", DerivedRows.concreteName($0), "observable", "latency", 400) }
+        let netGuide = ProfileGuide(rows: rows + concrete, metadata: Self.metadata(suites: ["derived"], strategies: details))
+        let net = try Self.entry(netGuide, "A searched, filtered, sorted list")
+        #expect(net.ranking.map(\.strategy) == ["observable", "published"])
+        #expect(net.ranking.first?.value == "2.00 µs for the five writes (its concrete loops, net of the harness); 5 view re-runs, 0 of them avoidable")
+        #expect(net.remark?.contains("no ranked strategy re-runs fewer views showing nothing new than observable") == true, "\(net.remark ?? "")")
     }
 
     @Test("a profile whose deciding rows are missing ranks nobody and says what the run lacked; a strategy missing a row is named with why")

@@ -140,24 +140,60 @@ public struct ProfileGuide: Sendable {
     /// caught up, summed over the five (a task leaving the list, one moving in it, a field nothing
     /// shows, a value written again, the query changed), in the strategy's usual derivation; shown
     /// with the view re-runs they caused and how many of them showed nothing new.
+    ///
+    /// A strategy's cost is net of the harness where the run has its concrete loops
+    /// (``ConcreteDerivedLoop``: the same writes on its concrete types, as an app would write them)
+    /// for all five writes; else its rows through the harness, said so. A harness view body costs
+    /// almost nothing, an app's row view does not: the entry says what a view body would have to
+    /// cost for another strategy to win, the cost difference over the difference in avoidable
+    /// re-runs (what that cost multiplies).
     static func filteredListEntry(_ evidence: Evidence) -> Entry {
         let writes = FilteredSortedWorkload.Write.allCases.map { FilteredSortedWorkload($0).name }
         let latencies = writes.map { Need(.derived, $0, .latency) }
+        let concrete = writes.map { Need(.derived, DerivedRows.concreteName($0), .latency) }
         let reruns = writes.map { Need(.derived, $0, .rerunsPerWrite) }
         let avoidable = writes.map { Need(.derived, $0, .avoidableRerunsPerWrite) }
-        return evidence.entry(
+        var judged: [String: (total: Double, avoidable: Double)] = [:]
+        var entry = evidence.entry(
             profile: "A searched, filtered, sorted list (the design notes' property inspector)",
             decidedBy:
-                "the derived suite's five filtered-sorted writes (membership, order, an unread field, the same value, the query), each until every view of the list and its rows has caught up, summed; in the strategy's usual derivation, with the view re-runs they caused and how many showed nothing new",
+                "the derived suite's five filtered-sorted writes (membership, order, an unread field, the same value, the query), each until every view of the list and its rows has caught up, summed, net of the harness where the strategy's concrete loops measured them (the same writes on its own types, as an app writes them); in the strategy's usual derivation, with the view re-runs they caused and how many showed nothing new",
             needs: latencies + reruns + avoidable
         ) { strategy, _ in
-            let total = latencies.compactMap { evidence.value($0, strategy) }.reduce(0, +)
+            let app = concrete.compactMap { evidence.value($0, strategy) }
+            let netOfHarness = app.count == concrete.count
+            let total = (netOfHarness ? app : latencies.compactMap { evidence.value($0, strategy) }).reduce(0, +)
             let rerunCount = reruns.compactMap { evidence.value($0, strategy) }.reduce(0, +)
             let avoidableCount = avoidable.compactMap { evidence.value($0, strategy) }.reduce(0, +)
+            judged[strategy] = (total, avoidableCount)
+            let source = netOfHarness ? "its concrete loops, net of the harness" : "through the harness (no concrete loop)"
             return .ranked(
                 total,
-                "\(NumberFormat.nanoseconds(total)) for the five writes; \(NumberFormat.count(rerunCount)) view re-runs, \(NumberFormat.count(avoidableCount)) of them avoidable")
+                "\(NumberFormat.nanoseconds(total)) for the five writes (\(source)); \(NumberFormat.count(rerunCount)) view re-runs, \(NumberFormat.count(avoidableCount)) of them avoidable"
+            )
         }
+        if let winner = entry.ranking.first?.strategy, let won = judged[winner], entry.remark == nil {
+            entry.remark = Self.bodyCostFlip(winner: winner, won, others: entry.ranking.dropFirst().compactMap { ranked in judged[ranked.strategy].map { (ranked.strategy, $0) } })
+        }
+        return entry
+    }
+
+    /// What a view body would have to cost, per run, for another ranked strategy to beat `winner`
+    /// over the five writes: each avoidable re-run runs one more body, so a strategy with fewer of
+    /// them wins once (its cost − the winner's) / (the winner's avoidable re-runs − its own) is
+    /// paid per body. The lowest such cost, and who would win then.
+    static func bodyCostFlip(winner: String, _ won: (total: Double, avoidable: Double), others: [(String, (total: Double, avoidable: Double))]) -> String {
+        let flips = others.compactMap { strategy, judged -> (cost: Double, strategy: String, fewer: Double)? in
+            let fewer = won.avoidable - judged.avoidable
+            guard fewer > 0 else { return nil }
+            return (max(0, judged.total - won.total) / fewer, strategy, fewer)
+        }
+        guard let flip = flips.min(by: { $0.cost < $1.cost }) else {
+            return
+                "no ranked strategy re-runs fewer views showing nothing new than \(winner): in an app, where each re-run is a view body that costs something, its lead only grows"
+        }
+        return
+            "the harness's view bodies cost almost nothing; in an app, a view body costing more than \(NumberFormat.nanoseconds(flip.cost)) per run makes \(flip.strategy) the winner (\(NumberFormat.count(flip.fewer)) fewer avoidable re-runs over the five writes than \(winner))"
     }
 
     /// Many small views, each re-run often: ranked by what re-running one view costs, b of the
