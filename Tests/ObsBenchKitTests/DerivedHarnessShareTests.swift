@@ -80,6 +80,7 @@ struct DerivedHarnessShareTests {
         #expect(share.columns == ["filtered-sorted-order", "diamond"])
         #expect(share.rows.map(\.strategy) == ["observable", "observable concrete", "harness share"])
         #expect(share.rows[2].cells == ["within noise", "50%"])
+        #expect(share.footnotes.contains { $0.hasPrefix("no concrete loop yet for published,") }, "\(share.footnotes)")
         let withoutConcrete = SummaryTable.derivedTables(of: .derived, rows: [Self.counted("diamond", [2_000, 2_000, 2_000])], strategies: ["observable"])
         #expect(!withoutConcrete.contains { $0.title == "derived · harness share" })
     }

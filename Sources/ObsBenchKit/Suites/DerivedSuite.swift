@@ -106,6 +106,12 @@ extension SummaryTable {
                     }
                 ))
         }
+        let unmeasured = strategies.filter { strategy in !measured.contains(strategy) && rows.contains { $0.strategy == strategy && !$0.isError } }
+        if !unmeasured.isEmpty {
+            table.footnotes.append(
+                "no concrete loop yet for \(unmeasured.joined(separator: ", ")), nor for any strategy's other derivation styles (+cached, +pipeline): their harness share is not measured, and their rows above are through the harness"
+            )
+        }
         table.footnotes.append(
             "the concrete loop: computed properties over the strategy's concrete record types (observable: an @Observable class, each view a withObservationTracking closure; published: an ObservableObject per record; published-context and observable-context: one ObservableObject, or one @Observable class, holding every record in an array), each view re-run once after a write that invalidated it; no protocol, store, field enum, or derived-view bookkeeping (outputs, runs and evaluations recorded, every view visited after each write). Not net of plain: plain's views show stale values for a write that changes them. A share is given where the two rows' intervals (counted: their repeats' and layouts' ranges) do not overlap; timed, where every one of at least \(FloorComparison.minimumPairedRounds) rounds agrees"
         )
