@@ -18,10 +18,14 @@ import Synchronization
 @MainActor
 final class TrackedDerivations {
     /// Returns a function reading fields through the store's observable records (tracked when
-    /// called inside a tracking scope). Called at the start of each run, inside its tracking scope,
-    /// so the records are the store's current ones, and a store whose records sit in one
-    /// `@Observable` property reads it once per run, as a view body reading `context.records` does.
+    /// called inside a tracking scope). Called inside the tracking scope, once per run (or, with
+    /// `readsThroughOneProperty`, once per computed property the view reads and once for its own
+    /// fields), so the records are the store's current ones.
     private let reader: @MainActor () -> (FieldRef) -> FieldValue
+    /// Whether the store's records sit in one property (a context's `records`): then a computed
+    /// view gets a reader per computed property it reads (``ComputedReader/append(_:of:readingEachProperty:to:)``), else one per run
+    /// (``ComputedReader``: a reader of per-record objects tracks nothing itself).
+    private let readsThroughOneProperty: Bool
     private let records: @MainActor () -> Int
     private var cells: [ObjectIdentifier: DerivedCells] = [:]
     private var views: [ObjectIdentifier: DerivedViewHandle] = [:]
@@ -29,8 +33,9 @@ final class TrackedDerivations {
     /// renders only those.
     private let renderPass = DerivedRenderPass()
 
-    init(records: @escaping @MainActor () -> Int, reader: @escaping @MainActor () -> (FieldRef) -> FieldValue) {
+    init(records: @escaping @MainActor () -> Int, readsThroughOneProperty: Bool = false, reader: @escaping @MainActor () -> (FieldRef) -> FieldValue) {
         self.records = records
+        self.readsThroughOneProperty = readsThroughOneProperty
         self.reader = reader
     }
 
@@ -43,9 +48,10 @@ final class TrackedDerivations {
         let reader = self.reader
         switch style {
         case .computed:
-            handle.setRender { handle in Self.runComputed(handle, reader: reader) }
+            let perProperty = readsThroughOneProperty
+            handle.setRender { handle in Self.runComputed(handle, reader: reader, perProperty: perProperty) }
             views[ObjectIdentifier(handle)] = handle
-            Self.runComputed(handle, reader: reader)
+            Self.runComputed(handle, reader: reader, perProperty: perProperty)
         case .cached:
             let graph = spec.graph
             let cells = self.cells[ObjectIdentifier(graph)] ?? DerivedCells(graph: graph, renderPass: renderPass, reader: reader)
@@ -81,11 +87,15 @@ final class TrackedDerivations {
 
     /// The view body with computed properties: every node it reads is evaluated, and every node
     /// those read, each time it is read.
-    private static func runComputed(_ handle: DerivedViewHandle, reader makeReader: @MainActor () -> (FieldRef) -> FieldValue) {
+    private static func runComputed(_ handle: DerivedViewHandle, reader makeReader: @escaping @MainActor () -> (FieldRef) -> FieldValue, perProperty: Bool) {
         let spec = handle.spec
         withObservationTracking {
-            let reader = ComputedReader(handle: handle, read: makeReader())
-            _ = handle.recordRun { reader.append(spec, to: &$0) }
+            if perProperty {
+                _ = handle.recordRun { ComputedReader.append(spec, of: handle, readingEachProperty: makeReader, to: &$0) }
+            } else {
+                let reader = ComputedReader(handle: handle, read: makeReader())
+                _ = handle.recordRun { reader.append(spec, to: &$0) }
+            }
         } onChange: {
             handle.invalidate()
         }
@@ -137,6 +147,21 @@ struct ComputedReader: DerivedReader {
     /// ``DerivedViewHandle/recordRun(filling:)``).
     func append(_ spec: DerivedViewSpec, to output: inout [DerivedValue]) {
         for index in spec.nodes { output.append(node(index)) }
+        for ref in spec.fields { output.append(.field(read(ref))) }
+    }
+
+    /// What a view of `spec` shows, over a store read through one property (a context's
+    /// `records`), appended to `output`: each of the view's nodes evaluated through a reader made
+    /// for it (`makeReader()` reads that property once), as each computed property a view body
+    /// reads reads `context.records` again (a node it reads through shares its reader: in the
+    /// diamond, `double` and `triple` read `source`, two reads of the property, as an app's), then
+    /// its own fields through one more.
+    static func append(
+        _ spec: DerivedViewSpec, of handle: DerivedViewHandle, readingEachProperty makeReader: () -> (FieldRef) -> FieldValue, to output: inout [DerivedValue]
+    ) {
+        for index in spec.nodes { output.append(ComputedReader(handle: handle, read: makeReader()).node(index)) }
+        guard !spec.fields.isEmpty else { return }
+        let read = makeReader()
         for ref in spec.fields { output.append(.field(read(ref))) }
     }
 }

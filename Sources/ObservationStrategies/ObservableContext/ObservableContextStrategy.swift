@@ -91,9 +91,9 @@ public final class ObservableContextStrategy: ObservationStrategy {
     public func subscribeDerived(_ view: DerivedViewSpec, style: DerivationStyle) throws -> DerivedViewHandle {
         let derivations =
             self.derivations
-            ?? TrackedDerivations(records: { [unowned self] in self.count }) { [unowned self] in
-                // A run reads the context's one `records` property once (tracked), as a view body
-                // reading `context.records` does, then its records' fields.
+            ?? TrackedDerivations(records: { [unowned self] in self.count }, readsThroughOneProperty: true) { [unowned self] in
+                // Each computed property evaluated (and a view's own fields) reads the context's one
+                // `records` property once (tracked), as one reading `context.records` does.
                 let records = self.store.records
                 return { records[$0.id - 1].value(of: $0.field) }
             }

@@ -20,16 +20,34 @@ final class CombineDerivations {
     private var views: [ObjectIdentifier: (view: DerivedViewHandle, pull: PassthroughSubject<Void, Never>?, cancellables: [AnyCancellable])] = [:]
     /// The store's render pass for these views.
     private let renderPass = DerivedRenderPass()
-    /// Makes the reader of one view run (fields of the store's records): the latest subscription's.
-    private var makeReader: () -> (FieldRef) -> FieldValue = { { preconditionFailure("no derived view subscribed: \($0) read") } }
+    /// How a view run reads the store's records: the latest subscription's.
+    private var reads = Reads.fields { preconditionFailure("no derived view subscribed: \($0) read") }
+
+    /// How a view's run reads the store's records.
+    enum Reads {
+        /// Each field is a property of its own (an `ObservableObject` per record): one function
+        /// for every read (``ComputedReader``).
+        case fields((FieldRef) -> FieldValue)
+        /// Through one `@Published` property holding every record: a reader made for each
+        /// computed property the view reads and one for its own fields
+        /// (``ComputedReader/append(_:of:readingEachProperty:to:)``), as each reads
+        /// `context.records` again.
+        case oneProperty(() -> (FieldRef) -> FieldValue)
+
+        /// A reader for one whole run (the pipeline's `map`, which reads the store once).
+        func reader() -> (FieldRef) -> FieldValue {
+            switch self {
+            case .fields(let read): read
+            case .oneProperty(let make): make()
+            }
+        }
+    }
 
     /// Subscribes `spec`, derived the `style` way (`.viewBody` or `.pipeline`): `willChange(id)` is
-    /// the `objectWillChange` of the object holding record `id`, and `makeReader()`, called once per
-    /// run of a view, gives what reads a field of the store's records in that run (a store whose
-    /// records sit in one `@Published` array reads the array once per run, as a view body does).
+    /// the `objectWillChange` of the object holding record `id`, and `reads` how a run reads the
+    /// store's records.
     func subscribe(
-        _ spec: DerivedViewSpec, style: DerivationStyle, records: Int, willChange: (Int) -> ObservableObjectPublisher,
-        makeReader: @escaping () -> (FieldRef) -> FieldValue
+        _ spec: DerivedViewSpec, style: DerivationStyle, records: Int, willChange: (Int) -> ObservableObjectPublisher, reads: Reads
     ) throws -> DerivedViewHandle {
         let fields = spec.allFields
         guard !fields.isEmpty else { throw StrategyError.emptyView }
@@ -42,18 +60,18 @@ final class CombineDerivations {
             guard publishers.insert(ObjectIdentifier(publisher)).inserted else { continue }
             cancellables.append(publisher.sink { _ in handle.invalidate() })
         }
-        self.makeReader = makeReader
+        self.reads = reads
         switch style {
         case .viewBody:
             views[ObjectIdentifier(handle)] = (handle, nil, cancellables)
             // Strongly: a main-actor class is Sendable; the cycle ends when the view is cancelled.
-            handle.setRender { [self] handle in Self.runBody(handle, read: self.makeReader()) }
-            Self.runBody(handle, read: makeReader())
+            handle.setRender { [self] handle in Self.runBody(handle, reads: self.reads) }
+            Self.runBody(handle, reads: reads)
         case .pipeline:
             let pull = PassthroughSubject<Void, Never>()
             cancellables.append(
                 pull.map { _ in
-                    let read = makeReader()
+                    let read = reads.reader()
                     let graph = spec.graph
                     var values: [Int: DerivedValue] = [:]
                     for index in spec.closure {
@@ -86,13 +104,18 @@ final class CombineDerivations {
             entry.cancellables.forEach { $0.cancel() }
         }
         views.removeAll()
-        makeReader = { { preconditionFailure("derived view read \($0) after teardown") } }
+        reads = .fields { preconditionFailure("derived view read \($0) after teardown") }
     }
 
     /// The view body with computed properties: every node it reads evaluated as it is read.
-    private static func runBody(_ handle: DerivedViewHandle, read: @escaping (FieldRef) -> FieldValue) {
-        let reader = ComputedReader(handle: handle, read: read)
-        handle.recordRun { reader.append(handle.spec, to: &$0) }
+    private static func runBody(_ handle: DerivedViewHandle, reads: Reads) {
+        switch reads {
+        case .fields(let read):
+            let reader = ComputedReader(handle: handle, read: read)
+            handle.recordRun { reader.append(handle.spec, to: &$0) }
+        case .oneProperty(let makeReader):
+            handle.recordRun { ComputedReader.append(handle.spec, of: handle, readingEachProperty: makeReader, to: &$0) }
+        }
     }
 }
 

@@ -106,12 +106,14 @@ public final class PublishedContextStrategy: ObservationStrategy {
         self.derivations = derivations
         let context = store
         let willChange = self.willChange
-        // A run reads the `@Published` array once, as a view body reading `context.records` does,
-        // then its records' fields.
-        return try derivations.subscribe(view, style: style, records: count, willChange: { _ in willChange }) {
-            let records = context.records
-            return { ref in records[ref.id - 1].value(of: ref.field) }
-        }
+        // Each computed property evaluated reads the `@Published` array once, as one reading
+        // `context.records` does, then its records' fields.
+        return try derivations.subscribe(
+            view, style: style, records: count, willChange: { _ in willChange },
+            reads: .oneProperty {
+                let records = context.records
+                return { ref in records[ref.id - 1].value(of: ref.field) }
+            })
     }
 
     public func unsubscribeDerived(_ view: DerivedViewHandle) {
