@@ -431,7 +431,7 @@ struct ReportTests {
         let guide = ProfileGuide(rows: rows, metadata: Self.metadata(suites: ["derived"], strategies: details))
         let list = try Self.entry(guide, "A searched, filtered, sorted list")
         #expect(list.ranking.map(\.strategy) == ["published", "observable"])
-        #expect(list.ranking.first?.value == "5.00 µs for the five writes (through the harness (no concrete loop)); 10 view re-runs, 5 of them avoidable")
+        #expect(list.ranking.first?.value == "5.00 µs for the five writes (through the harness: no concrete loop); 10 view re-runs, 5 of them avoidable")
         #expect(list.leftOut.contains { $0.strategy == "state-subject" && $0.reason.contains("filtered-sorted-query") })
         // observable's 5 µs more over published's 5 fewer avoidable re-runs: a body of 1 µs decides.
         #expect(list.remark?.contains("more than 1.00 µs per run makes observable the winner (5 fewer avoidable re-runs") == true, "\(list.remark ?? "")")

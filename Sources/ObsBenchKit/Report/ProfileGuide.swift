@@ -166,7 +166,7 @@ public struct ProfileGuide: Sendable {
             let rerunCount = reruns.compactMap { evidence.value($0, strategy) }.reduce(0, +)
             let avoidableCount = avoidable.compactMap { evidence.value($0, strategy) }.reduce(0, +)
             judged[strategy] = (total, avoidableCount)
-            let source = netOfHarness ? "its concrete loops, net of the harness" : "through the harness (no concrete loop)"
+            let source = netOfHarness ? "its concrete loops, net of the harness" : "through the harness: no concrete loop"
             return .ranked(
                 total,
                 "\(NumberFormat.nanoseconds(total)) for the five writes (\(source)); \(NumberFormat.count(rerunCount)) view re-runs, \(NumberFormat.count(avoidableCount)) of them avoidable"
