@@ -4,7 +4,7 @@ import Testing
 @testable import ObsBenchKit
 
 /// The derived rows' harness share: the concrete loops' rows are written for `observable`,
-/// `published`, `published-context` and `observable-context` (and no other strategy), their views show what a
+/// `published`, `published-context`, `observable-context` and `state-subject` (and no other strategy), their views show what a
 /// from-scratch computation gives, and the table reads a
 /// share off two counts only where they differ beyond their intervals. On constructed counts and
 /// on the loops' checks, never on a measured share.
@@ -30,14 +30,14 @@ struct DerivedHarnessShareTests {
                 #expect(concrete.count == 1, "\(entry.name) \(workload.name)")
             }
             #expect(workload.writesRows(named: DerivedRows.concreteName(workload.name)))
-            let other = try await DerivedSuiteTests.rows(workload, StrategyEntry(StateSubjectStrategy.self))
+            let other = try await DerivedSuiteTests.rows(workload, StrategyEntry(StructViewModelStrategy.self))
             #expect(!other.contains { $0.workload.hasSuffix(DerivedRows.concreteSuffix) })
         }
     }
 
     @Test(
         "each app's concrete loop follows its writes: the list after a task leaves it and comes back, the diamond and the fan-out after each write",
-        arguments: [ConcreteApp.observable, .published, .publishedContext, .observableContext])
+        arguments: [ConcreteApp.observable, .published, .publishedContext, .observableContext, .stateSubject])
     func concreteLoopFollowsWrites(app: ConcreteApp) throws {
         let records = TaskRecord.sample(count: 100)
         var loops = try FilteredSortedWorkload.Write.allCases.map { write in

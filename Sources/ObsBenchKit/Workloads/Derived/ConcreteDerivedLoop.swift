@@ -22,6 +22,9 @@ enum ConcreteApp: Sendable {
     /// The same context as one `@Observable` object, views under `withObservationTracking`
     /// (`observable-context`: the notes' migration of `Context.Data`).
     case observableContext
+    /// One `CurrentValueSubject` of every record, each view a selector pipeline,
+    /// `subject.map(select).removeDuplicates()`, whose sink is the view (`state-subject`).
+    case stateSubject
 
     /// The app for `strategy`'s rows, or nil: that strategy has no concrete loop.
     init?(strategy: String?) {
@@ -30,6 +33,7 @@ enum ConcreteApp: Sendable {
         case PublishedStrategy.descriptor.name: self = .published
         case PublishedContextStrategy.descriptor.name: self = .publishedContext
         case ObservableContextStrategy.descriptor.name: self = .observableContext
+        case StateSubjectStrategy.descriptor.name: self = .stateSubject
         default: return nil
         }
     }
@@ -43,6 +47,8 @@ enum ConcreteApp: Sendable {
             "computed properties over one concrete ObservableObject holding every record in a @Published array, each view sinking its objectWillChange and reading the array once per run"
         case .observableContext:
             "computed properties over one concrete @Observable class holding every record in one array property, each view a withObservationTracking closure reading the array once per run"
+        case .stateSubject:
+            "one CurrentValueSubject of every record, each view a selector (subject.map(select).removeDuplicates()) whose sink is the view"
         }
     }
 }
@@ -116,6 +122,14 @@ final class ConcreteDerivedLoop {
             }
         case .context(let context, let willChange): views = contextListViews(context, publishers: [willChange], shown: shown)
         case .observableContext(let context): views = contextListViews(context, publishers: [], shown: shown)
+        case .stateSubject(let subject):
+            var pipelines = [subject.map { ConcreteFilteredList.listed($0) }.removeDuplicates().sink { shown.list = $0 }]
+            for id in ConcreteFilteredList.listed(subject.value) {
+                pipelines.append(subject.map { ($0[id - 1].title, $0[id - 1].priority) }.removeDuplicates { $0 == $1 }.sink { blackHole($0) })
+            }
+            return ConcreteDerivedLoop(
+                store: store, views: ConcreteViews(pipelines: pipelines), writes: [scenario.write(0), scenario.write(1)],
+                isRight: { [graph = scenario.graph] in graph.evaluate([0], field: store.value) == [.ids(shown.list)] })
         }
         let graph = scenario.graph
         return ConcreteDerivedLoop(
@@ -142,6 +156,15 @@ final class ConcreteDerivedLoop {
         case .observableContext(let context):
             let diamond = ConcreteContextDiamond(context: context)
             view = ConcreteView { shown.pair = (diamond.double, diamond.triple) }
+        case .stateSubject(let subject):
+            let pipeline = subject.map { records in
+                let source = records[0].priority
+                return (source * 2, source * 3)
+            }
+            .removeDuplicates { $0 == $1 }.sink { shown.pair = $0 }
+            return ConcreteDerivedLoop(
+                store: store, views: ConcreteViews(pipelines: [pipeline]), writes: [scenario.write(0), scenario.write(1)],
+                isRight: { [graph = scenario.graph] in graph.evaluate([1, 2], field: store.value) == [.int(shown.pair.0), .int(shown.pair.1)] })
         }
         let graph = scenario.graph
         return ConcreteDerivedLoop(
@@ -167,6 +190,11 @@ final class ConcreteDerivedLoop {
             views = (0..<width).map { offset in ConcreteView([willChange]) { shown.fan[offset] = context.records[0].priority + offset } }
         case .observableContext(let context):
             views = (0..<width).map { offset in ConcreteView { shown.fan[offset] = context.records[0].priority + offset } }
+        case .stateSubject(let subject):
+            let pipelines = (0..<width).map { offset in subject.map { $0[0].priority + offset }.removeDuplicates().sink { shown.fan[offset] = $0 } }
+            return ConcreteDerivedLoop(
+                store: store, views: ConcreteViews(pipelines: pipelines), writes: [scenario.write(0), scenario.write(1)],
+                isRight: { [graph = scenario.graph] in graph.evaluate(Array(0..<width), field: store.value) == shown.fan.map(DerivedValue.int) })
         }
         let graph = scenario.graph
         return ConcreteDerivedLoop(
@@ -201,6 +229,7 @@ enum ConcreteStore {
     case published([ConcretePublishedTask], willChange: [ObservableObjectPublisher])
     case context(ConcreteContext, willChange: ObservableObjectPublisher)
     case observableContext(ConcreteObservableContext)
+    case stateSubject(CurrentValueSubject<[TaskRecord], Never>)
 
     init(_ app: ConcreteApp, records: [TaskRecord]) {
         switch app {
@@ -212,6 +241,7 @@ enum ConcreteStore {
             let context = ConcreteContext(records: records)
             self = .context(context, willChange: context.objectWillChange)
         case .observableContext: self = .observableContext(ConcreteObservableContext(records: records))
+        case .stateSubject: self = .stateSubject(CurrentValueSubject(records))
         }
     }
 
@@ -231,6 +261,9 @@ enum ConcreteStore {
         case (.observableContext(let context), .title(let title)): return { context.records[index].title = title }
         case (.observableContext(let context), .isComplete(let isComplete)): return { context.records[index].isComplete = isComplete }
         case (.observableContext(let context), .priority(let priority)): return { context.records[index].priority = priority }
+        case (.stateSubject(let subject), .title(let title)): return { subject.value[index].title = title }
+        case (.stateSubject(let subject), .isComplete(let isComplete)): return { subject.value[index].isComplete = isComplete }
+        case (.stateSubject(let subject), .priority(let priority)): return { subject.value[index].priority = priority }
         }
     }
 
@@ -241,6 +274,7 @@ enum ConcreteStore {
         case .published(let tasks, _): tasks[ref.id - 1].value(of: ref.field)
         case .context(let context, _): context.records[ref.id - 1].value(of: ref.field)
         case .observableContext(let context): context.records[ref.id - 1].value(of: ref.field)
+        case .stateSubject(let subject): subject.value[ref.id - 1].value(of: ref.field)
         }
     }
 }
@@ -390,10 +424,21 @@ final class ConcreteViews {
     private let views: [ConcreteView]
     private let invalidated = InvalidatedViews()
     private var cancellables: [AnyCancellable] = []
-    var count: Int { views.count }
+    /// Selector views (``init(pipelines:)``), which the subject runs as it sends.
+    private let pipelines: Int
+    var count: Int { views.count + pipelines }
+
+    /// Selector views (`state-subject`): each the sink at the end of its pipeline, run by the
+    /// subject as it sends, already subscribed; a render pass has nothing to do.
+    init(pipelines: [AnyCancellable]) {
+        views = []
+        cancellables = pipelines
+        self.pipelines = pipelines.count
+    }
 
     init(_ views: [ConcreteView]) {
         self.views = views
+        pipelines = 0
         let invalidated = self.invalidated
         for (index, view) in views.enumerated() {
             for publisher in view.publishers { cancellables.append(publisher.sink { _ in invalidated.append(index) }) }
@@ -437,7 +482,7 @@ final class InvalidatedViews: Sendable {
 
 extension WorkloadContext {
     /// For a strategy with a concrete loop (``ConcreteApp``: `observable`, `published`,
-    /// `published-context`, `observable-context`), `workload`'s (``ConcreteDerivedLoop``), timed or counted as the
+    /// `published-context`, `observable-context`, `state-subject`), `workload`'s (``ConcreteDerivedLoop``), timed or counted as the
     /// strategy's rows are (``CountedWrites``), as rows named `<workload>-concrete`
     /// (``DerivedRows/concreteName(_:)``): the yardstick its usual style's row is read against.
     /// Nothing for any other strategy. A loop whose views show a wrong output gives an error row.
