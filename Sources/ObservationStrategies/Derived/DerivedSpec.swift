@@ -150,14 +150,23 @@ public struct DerivedViewSpec: Sendable {
     /// Evaluates the view's nodes over `field`, each once and inputs first, counting every
     /// evaluation on `handle`, and returns what the view shows: a strategy's own derivation that
     /// evaluates the whole view at once (a selector, a pipeline's `map`) calls it.
+    ///
+    /// Its own cost is one output array and one lock for the counts; a view of one node that reads
+    /// no other (a fan-out value) is evaluated without a table of node values.
     public func output(countingOn handle: DerivedViewHandle, field: (FieldRef) -> FieldValue) -> [DerivedValue] {
         withoutActuallyEscaping(field) { field in
-            var reader = ScratchReader(field: field)
-            for index in closure {
-                handle.recordEvaluation(ofNode: index)
-                reader.values[index] = graph.nodes[index].evaluate(reader)
+            handle.recordEvaluations(ofNodes: closure)
+            var output: [DerivedValue] = []
+            output.reserveCapacity(nodes.count + fields.count)
+            if closure.count == 1, nodes == closure {
+                output.append(graph.nodes[closure[0]].evaluate(ScratchReader(field: field)))
+            } else {
+                var reader = ScratchReader(field: field)
+                for index in closure { reader.values[index] = graph.nodes[index].evaluate(reader) }
+                for index in nodes { output.append(reader.values[index] ?? .ids([])) }
             }
-            return nodes.map { reader.values[$0] ?? .ids([]) } + fields.map { .field(field($0)) }
+            for ref in fields { output.append(.field(field(ref))) }
+            return output
         }
     }
 

@@ -109,6 +109,14 @@ public final class DerivedViewHandle: DerivedRenderable, Identifiable, CustomStr
         }
     }
 
+    /// Records one evaluation of each node of `indices` (one lock for all).
+    public func recordEvaluations(ofNodes indices: [Int]) {
+        state.withLock { state in
+            guard !state.isCancelled else { return }
+            for index in indices where state.evaluations.indices.contains(index) { state.evaluations[index] += 1 }
+        }
+    }
+
     /// Records one evaluation of node `index` of the graph.
     public func recordEvaluation(ofNode index: Int) {
         state.withLock { state in
