@@ -38,12 +38,14 @@ extension WorkloadOutput {
 
 extension WorkloadContext {
     /// A `latency` row whose statistics are `trials` (ns, one reading per trial, not batched
-    /// samples), labelled as `labelAsHop` does.
-    func latencyTrialsRow(workload: String, trials: [Double], executor: String, callers: Int, note: String) -> ResultRow {
-        var row = countRow(workload: workload, objects: 0, subscribers: 0, metric: .latency, value: nil, note: note)
+    /// samples), labelled as `labelAsHop` does, with the trials as its samples: samples.csv holds
+    /// what every timing row's value is recomputed from and judged by, these too.
+    func latencyTrialsOutput(workload: String, trials: [Double], executor: String, callers: Int, subscribers: Int = 0, note: String) -> WorkloadOutput {
+        var row = countRow(workload: workload, objects: 0, subscribers: subscribers, metric: .latency, value: nil, note: note)
         row.statistics = Statistics(trials)
         row.labelAsHop(executor: executor, callers: callers)
-        return row
+        let key = RowKey(row)
+        return WorkloadOutput(rows: [row], samples: trials.enumerated().map { SampleRow(runID: runID, key: key, index: $0.offset, value: $0.element) })
     }
 
     /// A row of voluntary context switches per operation between two `getrusage` readings,

@@ -71,14 +71,13 @@ public struct PoolSaturationWorkload: Workload {
                     latencies.append(Double(MonotonicClock.now() - begin))
                     await compute.value
                 }
-                var row = context.latencyTrialsRow(
-                    workload: name, trials: latencies, executor: probe.rawValue, callers: count,
-                    note:
-                        "\(probe.what) while \(count) CPU-bound task(s) of \(busy / 1_000_000) ms run on \(placement.rawValue); \(latencies.count) trials, one probe each; \(CPUWork.cores) cores"
-                )
                 // Busy tasks per core in `subscribers`, so a claim can name "4 per core" on any machine.
-                row.subscribers = count / CPUWork.cores
-                output.rows.append(row)
+                output.append(
+                    context.latencyTrialsOutput(
+                        workload: name, trials: latencies, executor: probe.rawValue, callers: count, subscribers: count / CPUWork.cores,
+                        note:
+                            "\(probe.what) while \(count) CPU-bound task(s) of \(busy / 1_000_000) ms run on \(placement.rawValue); \(latencies.count) trials, one probe each; \(CPUWork.cores) cores"
+                    ))
             }
         }
         return output

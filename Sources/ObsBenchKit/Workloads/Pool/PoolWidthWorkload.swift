@@ -59,8 +59,8 @@ public struct PoolWidthWorkload: Workload {
                 while started.value < blocked { await Task.yield() }
                 releaser.wait()
             }
-            output.rows.append(
-                context.latencyTrialsRow(
+            output.append(
+                context.latencyTrialsOutput(
                     workload: name, trials: delays, executor: "blocked-pool-tasks", callers: blocked,
                     note:
                         "start delay of a new pool job while \(blocked) pool task(s) block in DispatchSemaphore.wait, released \(Self.holdMilliseconds) ms after they started; \(CPUWork.cores) cores; \(delays.count) trials"
