@@ -229,20 +229,8 @@ public final class DerivedViewHandle: DerivedRenderable, Identifiable, CustomStr
 extension DerivedViewHandle.DerivedViewState {
     /// Records `runs` runs that all showed `output` (the first one may be the subscription's).
     fileprivate mutating func record(_ output: [DerivedValue], runs: Int) {
-        var remaining = runs
-        if !hasRun {
-            hasRun = true
-            remaining -= 1
-        } else if remaining > 0 {
-            reruns += 1
-            if output == lastOutput { avoidableReruns += 1 }
-            remaining -= 1
-        }
-        // Further runs showed the same output again.
-        reruns += remaining
-        avoidableReruns += remaining
-        if let allowedOutputs, runs > 0, !allowedOutputs.contains(output) { glitches += 1 }
-        lastOutput = output
+        var shown = output
+        record(swapping: &shown, runs: runs)
     }
 
     /// ``record(_:runs:)``, keeping `output`'s buffer as the last output and handing the previous
@@ -257,6 +245,7 @@ extension DerivedViewHandle.DerivedViewState {
             if output == lastOutput { avoidableReruns += 1 }
             remaining -= 1
         }
+        // Further runs showed the same output again.
         reruns += remaining
         avoidableReruns += remaining
         if let allowedOutputs, runs > 0, !allowedOutputs.contains(output) { glitches += 1 }
