@@ -164,6 +164,17 @@ public struct ConformanceFailure: Sendable, Hashable, CustomStringConvertible {
     public static let badInput = ConformanceFailure(
         "throw StrategyError.unknownRecord for an id outside 1...N (emptyView for a view reading nothing), before changing anything; no declaration changes this")
 
+    /// Rules 1 and 9: a view that re-ran after a write and shows the values from before it: the
+    /// store ran its views before it stored the write.
+    public static let notifiedBeforeStored = ConformanceFailure(
+        "store the new value first, then notify: the view re-ran and read the value from before the write; no declaration changes this")
+
+    /// Rule 9: after a write, a view shows something other than what the store holds for the
+    /// fields it read, and did not re-run to show it.
+    public static let viewMissedChange = ConformanceFailure(
+        "re-run every view whose fields a write changed, reading what the store now holds; a deduplicating store compares every field the view read (of every record), not some of them; no declaration changes this"
+    )
+
     /// Every rule: `settle()` returns only when nothing more is coming.
     public static let lateRerun = ConformanceFailure(
         "return from settle() only when every notification has been delivered and every view has re-run; no declaration changes this")
@@ -184,6 +195,16 @@ struct FoldedFailures {
             seen[index].times += 1
         } else {
             seen.append((kind, instance, 1))
+        }
+    }
+
+    /// One failed expectation per kind added, of the failure among `failures` whose message is
+    /// the kind.
+    func record(failing failures: [ConformanceFailure], _ capabilities: Capabilities, sourceLocation: SourceLocation = #_sourceLocation) {
+        for (kind, first, times) in seen {
+            let failure = failures.first { $0.message == kind } ?? ConformanceFailure(kind)
+            let detail = times == 1 ? first : "\(times) times; first: \(first)"
+            #expect(times == 0, failure.comment(capabilities, detail), sourceLocation: sourceLocation)
         }
     }
 

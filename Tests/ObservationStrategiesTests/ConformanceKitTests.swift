@@ -22,6 +22,38 @@ struct ConformanceKitTests {
         }
     }
 
+    @Test("a store that deduplicates on the first field a view read fails rule 9, saying it missed a change and what to compare")
+    func firstFieldDedupeFails() async throws {
+        // The flaw, shown directly: a view of #3's title and priority misses the priority change.
+        let store = try HandWrittenStore<FirstFieldDedupe>(records: ConformanceCase.records)
+        let view = try store.subscribe(.record(3, .title, .priority))
+        try store.write(.priority(77), to: 3)
+        #expect(view.lastSeen == [.title("Task 3"), .priority(ConformanceCase.records[2].priority)])
+        await store.tearDown()
+
+        let rule = try rule("9.")
+        try await withKnownIssue("HandWrittenStore<FirstFieldDedupe> compares the first field a view read alone") {
+            try await rule.check(StrategyEntry(HandWrittenStore<FirstFieldDedupe>.self))
+        } matching: { issue in
+            ConformanceFailure.viewMissedChange.matches(issue) && issue.comments.contains { $0.rawValue.contains("compares every field the view read") }
+        }
+    }
+
+    @Test("a store that notifies before it stores fails rules 1 and 9 with 'store first', never a declaration to change", arguments: ["1.", "9."])
+    func notifyBeforeStoreFails(prefix: String) async throws {
+        let rule = try rule(prefix)
+        try await withKnownIssue("HandWrittenStore<NotifyFirst> runs a write's views before it applies the write") {
+            try await rule.check(StrategyEntry(HandWrittenStore<NotifyFirst>.self))
+        } matching: { issue in
+            ConformanceFailure.notifiedBeforeStored.matches(issue) && !issue.comments.contains { $0.rawValue.contains("declared") }
+        }
+    }
+
+    @Test("the same store without a flaw passes rules 1 and 9", arguments: ["1.", "9."])
+    func handWrittenStorePasses(prefix: String) async throws {
+        try await rule(prefix).check(StrategyEntry(HandWrittenStore<NoFlaw>.self))
+    }
+
     @Test("the same store passes rule 7 (bad input), which it keeps")
     func silentStoreKeepsOtherRules() async throws {
         try await rule("7.").check(StrategyEntry(SilentStore.self))
