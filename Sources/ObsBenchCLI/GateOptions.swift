@@ -7,7 +7,9 @@ struct GateOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp("A timing is a regression only if its median grows by more than this fraction (and the change is significant).", valueName: "fraction"))
-    var threshold: Double = 0.05
+    var threshold: Double = Self.defaultThreshold
+
+    static let defaultThreshold = 0.05
 
     @Option(
         name: .customLong("metric-threshold"),
@@ -19,7 +21,7 @@ struct GateOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "The chance of any false timing verdict in a run: timing changes beyond the threshold are tested on round medians (two-sided exact Mann-Whitney U) with Holm's correction over every timing judged.",
+            "The chance of any false timing verdict in a run: timing changes beyond the threshold are tested on the logarithms of round medians (two-sided Yuen test: Welch's t on 20%-trimmed means) with Holm's correction over every timing judged.",
             valueName: "p"))
     var significance: Double = 0.05
 
@@ -35,13 +37,18 @@ struct GateOptions: ParsableArguments {
         help: ArgumentHelp(
             "gate: judge the counts of an asynchronous strategy's rows that include its delivery within --async-count-tolerance, their instruction counts within --async-instruction-tolerance; report: list them, never fail on them (they move with thread timing). Rows with no asynchronous part, and pool rows (hops, stores), are judged either way.",
             valueName: "gate|report"))
-    var asyncCounts: AsyncCounts = .gate
+    var asyncCounts: AsyncCounts = .report
 
     @Flag(
-        name: .customLong("counts-only"), help: "Judge exact counts and instruction counts only; report timings without judging them (a gate that stays quiet on a noisy machine).")
+        name: .customLong("counts-only"),
+        help: "Judge exact counts and instruction counts only, and report timings without judging them: the default (kept for scripts that say so).")
     var countsOnly = false
 
-    @Flag(name: .customLong("judge-timings"), help: "When both runs carry instruction counts, judge their timings too (by default they are then reported, not judged).")
+    @Flag(
+        name: .customLong("judge-timings"),
+        help: ArgumentHelp(
+            "Judge timings too. By default they are reported, not judged: \(GatePolicy.separateInvocationTimings) For timings, gate --base-binary (both binaries interleaved on one machine)."
+        ))
     var judgeTimings = false
 
     @Option(
@@ -102,6 +109,12 @@ struct GateOptions: ParsableArguments {
             throw ValidationError("--counts-only and --metric-threshold conflict: with --counts-only no timing is judged")
         }
         _ = try policy()
+        // Timings are judged only when asked for, so an option that says how to judge them asks.
+        if !judgeTimings, normalizeToPlain || !metricThresholds.isEmpty || threshold != Self.defaultThreshold {
+            throw ValidationError(
+                "--normalize-to-plain, --metric-threshold and --threshold say how timings are judged, and timings are reported, not judged, unless --judge-timings is given")
+        }
+        _ = try policy()
     }
 
     func policy() throws -> GatePolicy {
@@ -116,7 +129,7 @@ struct GateOptions: ParsableArguments {
         return GatePolicy(
             timingThreshold: threshold, significance: significance, timingThresholds: thresholds,
             asynchronousCountTolerance: asyncCountTolerance, normalizeToPlain: normalizeToPlain,
-            gatesTimings: !countsOnly, gatesAsynchronousCounts: asyncCounts == .gate,
+            gatesTimings: judgeTimings, gatesAsynchronousCounts: asyncCounts == .gate,
             instructionTolerance: instructionTolerance, asynchronousInstructionTolerance: asyncInstructionTolerance)
     }
 
@@ -149,13 +162,23 @@ struct GateOptions: ParsableArguments {
         var policy = try policy()
         policy.requiredStrategies = requiredStrategies
         if !judgeTimings, base.rows.contains(where: { $0.metric == .instructions }), now.rows.contains(where: { $0.metric == .instructions }) {
-            policy.gatesTimings = false
             policy.timingsNotJudgedBecause = "timing, reported only: both runs carry instruction counts, which are judged instead (--judge-timings)"
+        } else if !judgeTimings {
+            policy.timingsNotJudgedBecause = "timing, reported only: two invocations' timings are not judged unless --judge-timings (see gate --help)"
         }
         if let refusal = RunCompatibility.refusal(baseline: base, current: now, policy: policy, sameMachine: mode == .sameMachine) {
             throw Self.refuse(refusal)
         }
-        let problems = RunCompatibility.problems(baseline: base, current: now, policy: policy)
+        let differences = RunCompatibility.differences(baseline: base, current: now, policy: policy)
+        if !differences.countingRule.isEmpty {
+            throw Self.refuse(
+                NoVerdict(
+                    .baselineStale,
+                    "the baseline \(base.source) was counted by an obsbench that counts differently from the one that made \(now.source), so no run of this binary compares with it:\n"
+                        + (differences.countingRule + differences.madeDifferently).map { "  - \($0)" }.joined(separator: "\n")
+                        + "\nRemake the baseline with this binary (docs/gate.md, \"Refreshing the baselines\")."))
+        }
+        let problems = differences.madeDifferently
         guard problems.isEmpty else {
             throw Self.refuse(
                 NoVerdict(
@@ -200,8 +223,8 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare two runs (run folders or results.csv files), metric by metric.",
         discussion: """
-            Timings (ns/op) are a regression only beyond the threshold and significant across worker \
-            rounds (each round's median from samples.csv beside results.csv; exact Mann-Whitney, Holm over \
+            Timings (ns/op) are reported unless --judge-timings; judged, they are a regression only \
+            beyond the threshold and significant across worker rounds (each round's median from samples.csv beside results.csv; Yuen's trimmed t test on their logarithms, Holm over \
             the run's timings; fewer than 4 rounds a side: reported, not judged); exact counts (bytes, allocations, re-runs, torn \
             observations) may not grow (asynchronous strategies: within --async-count-tolerance). \
             Exit status: \(ExitStatus.helpText(ExitStatus.comparisonStatuses)).
@@ -234,7 +257,8 @@ struct GateCommand: ParsableCommand {
             --current-binary .build/release/obsbench` counts instructions of both binaries here, suite by suite and \
             strategy by strategy, both sides of each at once, and judges head against base. A gate that could not judge (no \
             Valgrind, a binary missing, no row compared) exits 5 and says why, unless --no-verdict-ok. \
-            Same judgement as `compare`. Exit status: \(ExitStatus.helpText(ExitStatus.comparisonStatuses)).
+            Same judgement as `compare`: exact counts and instruction counts are judged, an asynchronous \
+            strategy's delivering counts and every timing reported (--async-counts gate, --judge-timings). Exit status: \(ExitStatus.helpText(ExitStatus.comparisonStatuses)).
             """
     )
 

@@ -194,7 +194,8 @@ enum TamperedRun {
         try rewrite(run.appendingPathComponent(ResultsDirectory.FileName.results)) { record in
             guard matches(record) else { return }
             record["mean"] = String(mean)
-            record["median"] = String(mean)
+            // A row over layouts keeps their statistics (its value is their mean).
+            record["median"] = String(Statistics.percentile(medians.sorted(), 0.5))
             record["min"] = String(medians.min()!)
             record["max"] = String(medians.max()!)
         }
@@ -206,6 +207,14 @@ enum TamperedRun {
             }
             layout += 1
         }
+    }
+
+    /// Removes the records of a CSV file that `drop` says to.
+    static func dropRecords(_ file: URL, _ drop: ([String: String]) -> Bool) throws {
+        let parsed = try CSV.parse(String(decoding: try Data(contentsOf: file), as: UTF8.self))
+        guard let header = parsed.first?.fields else { return }
+        let kept = parsed.dropFirst().filter { !drop(Dictionary(uniqueKeysWithValues: zip(header, $0.fields))) }
+        try Data(([CSV.line(header)] + kept.map { CSV.line($0.fields) }).joined().utf8).write(to: file)
     }
 
     /// Rewrites a CSV file record by record, by column name.

@@ -41,6 +41,47 @@ struct GateTests {
         Dictionary(uniqueKeysWithValues: comparison.comparisons.map { ($0.key, $0.verdict) })
     }
 
+    @Test("canary: a timing doubled in 7 of 8 rounds among 320 steady ones is a regression, at the default threshold and at 0.5; the steady ones stay unchanged")
+    func doubledAmongManyIsFlagged() throws {
+        // Each round one sample; round r of a steady row lies within ±1.5% of 100.
+        let steady = (0..<8).map { 100 + [0.0, 1, -1, 0.5, -0.5, 1.5, -1.5, 0.2][$0] }
+        var baseRows: [ResultRow] = [], baseSamples: [SampleRow] = [], nowRows: [ResultRow] = [], nowSamples: [SampleRow] = []
+        for index in 0..<320 {
+            let (b, bRaw) = Self.timing("observable", steady, workload: "w\(index)")
+            // The canary: every round doubled but one, which met the baseline's machine.
+            let current = index == 7 ? steady.enumerated().map { $0.offset == 3 ? $0.element : 2 * $0.element } : steady.map { $0 * 1.004 }
+            let (n, nRaw) = Self.timing("observable", current, workload: "w\(index)")
+            baseRows.append(b); baseSamples += bRaw; nowRows.append(n); nowSamples += nRaw
+        }
+        for threshold in [0.05, 0.5] {
+            let comparison = RunComparison(
+                baseline: Self.run(baseRows, baseSamples), current: Self.run(nowRows, nowSamples), policy: GatePolicy(timingThreshold: threshold))
+            let canary = try #require(comparison.comparisons.first { $0.rowKey.workload == "w7" })
+            #expect(canary.verdict == .regression, "\(canary.reason)")
+            #expect(canary.reason.contains("Yuen") && canary.reason.contains("over 320 timings"), "\(canary.reason)")
+            #expect(comparison.exitStatus == .regression)
+            // What each steady one could see: its threshold (these baselines are steady enough).
+            let others = comparison.comparisons.filter { $0.rowKey.workload != "w7" }
+            #expect(others.count == 319 && others.allSatisfy { $0.verdict == .unchanged && $0.sees == threshold }, "\(others.first.map(\.reason) ?? "")")
+        }
+        // Yuen's p for the canary alone, and Mann-Whitney's (7.8e-4: its one undoubled round lies
+        // mid-baseline), which Holm's first level over more than 64 timings is below.
+        let doubled = steady.enumerated().map { $0.offset == 3 ? $0.element : 2 * $0.element }
+        #expect(YuenTest.twoSidedPValue(doubled.map { log($0) }, steady.map { log($0) }) < 1e-6)
+        #expect(MannWhitneyU.twoSidedPValue(doubled, steady) > 0.05 / 65)
+    }
+
+    @Test("Yuen's test: Welch's t on 20%-trimmed means; identical samples give 1, and its p matches a reference value")
+    func yuen() {
+        #expect(YuenTest.twoSidedPValue([1, 2, 3, 4, 5], [1, 2, 3, 4, 5]) == 1)
+        // scipy.stats.ttest_ind(a, b, equal_var=False, trim=0.2): p = 8.2032e-05
+        let a = [10.0, 11, 12, 13, 14, 15, 16, 40], b = [1.0, 2, 3, 4, 5, 6, 7, 8]
+        #expect(abs(YuenTest.twoSidedPValue(a, b) - 8.2032e-05) < 1e-8, "\(YuenTest.twoSidedPValue(a, b))")
+        // Student's t: two-sided p of t = 2.0 with 10 degrees of freedom is 0.073388.
+        #expect(abs(StudentT.twoSidedPValue(t: 2, degreesOfFreedom: 10) - 0.073388) < 1e-5)
+        #expect(abs(StudentT.criticalValue(level: 0.073388, degreesOfFreedom: 10) - 2) < 1e-4)
+    }
+
     @Test("Mann-Whitney is exact for small samples: 3 above 3 is 1 of 20 splits, 4 above 4 is 1 of 70")
     func mannWhitneyExact() {
         #expect(abs(MannWhitneyU.pValue([4, 5, 6], exceeds: [1, 2, 3]) - 1.0 / 20) < 1e-12)
@@ -149,27 +190,57 @@ struct GateTests {
         #expect(many.comparisons.contains { $0.reason.contains("over 20 timings") })
     }
 
-    @Test("normalised to plain, a uniformly slower machine is not a regression")
-    func normalisation() {
+    @Test("normalised to plain, a uniformly slower machine is not a regression; plain's own row changing gives its rows no verdict")
+    func normalisation() throws {
         let spread = (0..<16).map { Double($0 % 4) }
+        // Three workloads, plain and observable in each; `factor(workload, strategy)` scales a side.
+        func side(_ factor: (String, String) -> Double) -> RunResults {
+            var rows: [ResultRow] = [], samples: [SampleRow] = []
+            for workload in ["w0", "w1", "w2"] {
+                for (strategy, floor) in [("plain", 10.0), ("observable", 100.0)] {
+                    let (row, raw) = Self.timing(strategy, spread.map { factor(workload, strategy) * (floor + $0) }, workload: workload)
+                    rows.append(row)
+                    samples += raw
+                }
+            }
+            return Self.run(rows, samples)
+        }
+        let base = side { _, _ in 1 }
+        let slowMachine = side { _, _ in 2 }
+        #expect(RunComparison(baseline: base, current: slowMachine).exitStatus.rawValue == 2)
+        #expect(RunComparison(baseline: base, current: slowMachine, policy: GatePolicy(normalizeToPlain: true)).exitStatus.rawValue == 0)
+        // plain's own w0 row doubled, nothing else: divided by it, observable's w0 would look twice
+        // as fast. Its rows get no verdict, never an improvement.
+        let plainChanged = side { workload, strategy in workload == "w0" && strategy == "plain" ? 2 : 1 }
+        let comparison = RunComparison(baseline: base, current: plainChanged, policy: GatePolicy(normalizeToPlain: true))
+        #expect(comparison.exitStatus == .baselineUnusable && comparison.noVerdict?.reason == .rowsWithoutEvidence)
+        #expect(!comparison.comparisons.contains { $0.verdict == .improvement })
+        let w0 = try #require(comparison.comparisons.first { $0.rowKey.workload == "w0" && $0.rowKey.strategy == "observable" })
+        #expect(w0.verdict == .noVerdict && w0.reason.contains("plain changed, not the machine"), "\(w0.reason)")
+        // With one plain row there is nothing to tell plain's change from the machine's by.
         let (plain, plainRaw) = Self.timing("plain", spread.map { 10 + $0 })
-        let (observable, observableRaw) = Self.timing("observable", spread.map { 100 + $0 })
         let (plainSlow, plainSlowRaw) = Self.timing("plain", spread.map { 2 * (10 + $0) })
         let (observableSlow, observableSlowRaw) = Self.timing("observable", spread.map { 2 * (100 + $0) })
-        let base = Self.run([plain, observable], plainRaw + observableRaw)
-        let current = Self.run([plainSlow, observableSlow], plainSlowRaw + observableSlowRaw)
-        #expect(RunComparison(baseline: base, current: current).exitStatus.rawValue == 2)
-        #expect(RunComparison(baseline: base, current: current, policy: GatePolicy(normalizeToPlain: true)).exitStatus.rawValue == 0)
+        let (observable, observableRaw) = Self.timing("observable", spread.map { 100 + $0 })
+        let lone = RunComparison(
+            baseline: Self.run([plain, observable], plainRaw + observableRaw), current: Self.run([plainSlow, observableSlow], plainSlowRaw + observableSlowRaw),
+            policy: GatePolicy(normalizeToPlain: true))
+        #expect(lone.exitStatus == .baselineUnusable && lone.comparisons.contains { $0.reason.contains("needs 3 or more") })
     }
 
-    @Test("metrics only in one run are listed and a missing one fails the gate; informational ones never gate; error rows are skipped")
-    func missingAddedInformational() {
+    @Test("metrics only in one run are listed and a missing one fails the gate; informational ones never gate; an error row fails, named")
+    func missingAddedInformational() throws {
         let base = Self.run([Self.row("plain", "reruns_per_write", 0), Self.row("plain", "loop_overhead", 1), Self.row("plain", "bytes_per_subscriber", 300)])
-        var error = ResultRow.error(runID: "r", suite: "s", strategy: "plain", message: "crashed")
+        var error = ResultRow.error(runID: "r", suite: "s", strategy: "plain", message: "view 3 showed priority=2 where the store holds priority=5")
         error.workload = "w"
         let current = Self.run([Self.row("plain", "loop_overhead", 5), Self.row("plain", "allocations_per_write", 0), error])
         let comparison = RunComparison(baseline: base, current: current)
-        #expect(comparison.comparisons.map(\.verdict).sorted() == [.missing, .missing, .added, .informational])
+        #expect(comparison.comparisons.map(\.verdict).sorted() == [.workerFailed, .missing, .missing, .added, .informational])
+        let failed = try #require(comparison.comparisons.first { $0.verdict == .workerFailed })
+        #expect(failed.reason.contains("view 3 showed priority=2"))
+        // An error row alone, every gated row unchanged: the gate still fails.
+        let same = [Self.row("plain", "bytes_per_subscriber", 300)]
+        #expect(RunComparison(baseline: Self.run(same, []), current: Self.run(same + [error], [])).exitStatus == .regression)
         #expect(comparison.exitStatus.rawValue == 2, "a metric the baseline has and the run lost (a crash) must not pass")
         var valueless = Self.row("plain", "throughput", 0)
         valueless.statistics = nil
@@ -282,9 +353,10 @@ struct UnknownStrategyGateTests {
             return try #require(RunComparison(baseline: base, current: now, policy: policy).comparisons.first)
         }
         let judging = try Self.readmeRecipe(containing: "--async-count-tolerance")
-        #expect(judging.contains("--counts-only"))
+        #expect(judging.contains("--async-counts") && judging.contains("gate"))
         #expect(try judge(judging).verdict == .behaviourChanged, "\(judging)")
-        let reporting = try Self.readmeRecipe(containing: "--async-counts report")
+        // The committed-baseline recipe: the gate's defaults.
+        let reporting = try Self.readmeRecipe(containing: "results/baseline --current results/latest")
         let reported = try judge(reporting)
         #expect(reported.verdict == .informational && reported.reason.contains("reported only"), "\(reporting): \(reported.reason)")
     }

@@ -26,11 +26,15 @@ public enum Verdict: String, Sendable, Comparable, CaseIterable {
     case notJudged = "not-judged"
     /// Only in the baseline, or only in the current run.
     case missing, added
+    /// An error row of the current run: a worker failed, or a view showed what the store did not
+    /// hold (the row's note names which and what). It fails the gate whatever the run's status.
+    case workerFailed = "error"
 
     /// Failures first when listing.
     public static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.order < rhs.order }
     private var order: Int {
         switch self {
+        case .workerFailed: -1
         case .regression: 0
         case .behaviourChanged: 1
         case .implausible: 2
@@ -48,7 +52,7 @@ public enum Verdict: String, Sendable, Comparable, CaseIterable {
     /// The verdicts that say a row was judged.
     public static let judged: Set<Verdict> = [.regression, .behaviourChanged, .implausible, .spread, .improvement, .unchanged]
     /// The verdicts that fail the gate (exit 2).
-    public static let failing: Set<Verdict> = [.regression, .behaviourChanged, .implausible, .missing]
+    public static let failing: Set<Verdict> = [.workerFailed, .regression, .behaviourChanged, .implausible, .missing]
 }
 
 /// One metric compared between a baseline run and the current one.
@@ -153,10 +157,9 @@ public struct RunComparison: Sendable {
         var comparisons: [MetricComparison] = []
         // Timings beyond their threshold wait for their p-value to be judged together (Holm).
         var pending: [(index: Int, p: Double, worse: Bool, rounds: (Int, Int))] = []
-        // Every timing judged, with its rounds a side, so that those whose rounds cannot reach
-        // Holm's first level are said to see nothing.
-        var judgedTimings: [(index: Int, rounds: (Int, Int))] = []
-        var mostRounds: (Int, Int)?
+        // Every timing judged, with its rounds a side and the baseline's round values as tested,
+        // so that what each could see is known once Holm's first level is.
+        var judgedTimings: [(index: Int, rounds: (Int, Int), baseline: [Double], logarithms: Bool)] = []
         for (key, old) in base {
             guard let new = now[key] else {
                 if case .informational = old.row.metric.gate {
@@ -175,55 +178,82 @@ public struct RunComparison: Sendable {
                 comparisons.append(MetricComparison(rowKey: key, unit: old.row.unit, baseline: old.value, current: nil, verdict: .missing, reason: reason))
                 continue
             }
-            let (comparison, test) = Self.compare(key: key, old, new, policy: policy, rowClass: classes.resolve(key))
-            if test.judged {
-                judgedTimings.append((comparisons.count, test.rounds))
-                // The timing with the most rounds is the one most able to reach significance.
-                if mostRounds.map({ test.rounds.0 * test.rounds.1 > $0.0 * $0.1 }) ?? true { mostRounds = test.rounds }
+            var (comparison, test) = Self.compare(key: key, old, new, policy: policy, rowClass: classes.resolve(key))
+            // A row from fewer processes than its run says it ran has lost some (or its run.json
+            // overstates them): judged, its allowance or its rank test would be a run's own
+            // choice. No verdict for it.
+            if Verdict.judged.contains(comparison.verdict) || comparison.verdict == .notJudged,
+                let short = Self.fewerProcesses(old, baseline.metadata, side: "the baseline") ?? Self.fewerProcesses(new, current.metadata, side: "the current run")
+            {
+                comparison.verdict = .noVerdict
+                comparison.reason = "no verdict: " + short
+                test = TimingTest()
             }
+            if test.judged { judgedTimings.append((comparisons.count, test.rounds, test.baselineValues, test.logarithms)) }
             if let p = test.pendingP { pending.append((comparisons.count, p, (comparison.change ?? 0) > 0, test.rounds)) }
             comparisons.append(comparison)
         }
+        // A plain row that did not move with the machine cannot normalise anything.
+        let unsteady = policy.normalizeToPlain ? Self.unsteadyFloors(baseline: baseline, current: current, threshold: policy.timingThreshold) : [:]
+        if !unsteady.isEmpty {
+            for index in comparisons.indices where comparisons[index].rowKey.metric.gate == .timing {
+                let verdict = comparisons[index].verdict
+                guard let why = unsteady[comparisons[index].rowKey.plainFloor], Verdict.judged.contains(verdict) || verdict == .notJudged else { continue }
+                comparisons[index].verdict = .noVerdict
+                comparisons[index].reason = "no verdict under --normalize-to-plain: " + why
+                comparisons[index].sees = nil
+                pending.removeAll { $0.index == index }
+                judgedTimings.removeAll { $0.index == index }
+            }
+        }
         // Holm's step-down over every timing judged: the chance of any false verdict in the run
         // stays below the significance level, with more power than a plain Bonferroni division.
-        // Its first level is significance / timings judged: with too few rounds a side, no exact
-        // p-value can get below it, and the run is told how many rounds a verdict needs.
         let timingCount = judgedTimings.count
         let firstLevel = policy.significance / Double(max(timingCount, 1))
-        if let (m, n) = mostRounds, MannWhitneyU.smallestTwoSidedPValue(m, n) >= firstLevel {
-            let needed = MannWhitneyU.roundsNeeded(level: firstLevel)
-            notes.append(
-                "No timing can be judged a regression or an improvement here: with \(timingCount) timings judged, Holm's first level is \(NumberFormat.pValue(policy.significance)) / \(timingCount) = \(NumberFormat.pValue(firstLevel)), and the smallest two-sided p that \(m) and \(n) rounds can give is \(NumberFormat.pValue(MannWhitneyU.smallestTwoSidedPValue(m, n))). A verdict needs \(needed) rounds on each side (--rounds \(needed)), or fewer timings judged (--strategy, --suite)."
-            )
+        // What each timing could see, from the baseline's rounds alone: the smallest change Yuen's
+        // test finds significant at Holm's first level (its best case) if the current rounds spread
+        // as the baseline's do, or the threshold if that is larger. A timing that moved less than
+        // its threshold is unchanged only where that is the threshold.
+        let tested = Set(pending.map(\.index))
+        for (index, rounds, baselineValues, logarithms) in judgedTimings {
+            let rowKey = comparisons[index].rowKey
+            let threshold = policy.threshold(workload: rowKey.workload, metric: rowKey.metric)
+            let smallest = YuenTest.smallestSignificantDifference(baseline: baselineValues, currentCount: rounds.1, level: firstLevel)
+            comparisons[index].sees = max(threshold, smallest.map { Self.relativeChange(ofTestedDifference: $0, values: baselineValues, logarithms: logarithms) } ?? .infinity)
+            // A timing beyond its threshold is decided by its test, below.
+            if comparisons[index].verdict == .unchanged, !tested.contains(index) { Self.notJudgedIfBlind(&comparisons[index], threshold: threshold) }
         }
         var stillRejecting = true
         for (step, candidate) in pending.sorted(by: { $0.p < $1.p }).enumerated() {
             let level = policy.significance / Double(max(timingCount - step, 1))
             let test =
-                "two-sided exact Mann-Whitney on round medians (\(candidate.rounds.0) vs \(candidate.rounds.1)) p = \(NumberFormat.pValue(candidate.p)), Holm level \(NumberFormat.pValue(level)) (\(NumberFormat.pValue(policy.significance)) over \(timingCount) timings)"
+                "two-sided Yuen test on log round medians (\(candidate.rounds.0) vs \(candidate.rounds.1), 20% trimmed) p = \(NumberFormat.pValue(candidate.p)), Holm level \(NumberFormat.pValue(level)) (\(NumberFormat.pValue(policy.significance)) over \(timingCount) timings)"
             if stillRejecting && candidate.p < level {
                 comparisons[candidate.index].verdict = candidate.worse ? .regression : .improvement
                 comparisons[candidate.index].reason += ", " + test
             } else {
                 stillRejecting = false
+                // It moved beyond its threshold and the test cannot tell that from noise: not
+                // "unchanged" (the comparison then has no verdict, ``NoVerdict/Reason/changeNotJudgeable``).
                 comparisons[candidate.index].reason += " but not significant: " + test
                 let rowKey = comparisons[candidate.index].rowKey
-                let threshold = policy.threshold(workload: rowKey.workload, metric: rowKey.metric)
-                Self.notJudgedIfBlind(&comparisons[candidate.index], threshold: threshold)
-            }
-        }
-        // A timing whose rounds cannot give a p below Holm's first level could have seen nothing.
-        for (index, rounds) in judgedTimings where [.unchanged, .notJudged].contains(comparisons[index].verdict) {
-            let smallest = MannWhitneyU.smallestTwoSidedPValue(rounds.0, rounds.1)
-            if smallest >= firstLevel {
-                comparisons[index].verdict = .notJudged
-                comparisons[index].sees = nil
-                comparisons[index].reason =
-                    "not judged: could see no change, since \(rounds.0) and \(rounds.1) rounds give p ≥ \(NumberFormat.pValue(smallest)), above Holm's first level \(NumberFormat.pValue(firstLevel)) (see the note)"
+                Self.notJudgedIfBlind(&comparisons[candidate.index], threshold: policy.threshold(workload: rowKey.workload, metric: rowKey.metric))
+                if comparisons[candidate.index].verdict == .unchanged {
+                    comparisons[candidate.index].verdict = .notJudged
+                    comparisons[candidate.index].reason = "not judged: moved " + comparisons[candidate.index].reason
+                }
             }
         }
         for (key, new) in now where base[key] == nil {
             comparisons.append(MetricComparison(rowKey: key, unit: new.row.unit, baseline: nil, current: new.value, verdict: .added, reason: "not in the baseline"))
+        }
+        // Whatever run.json says of the run, an error row is a worker that failed or a view that
+        // showed the wrong thing: the gate fails on it, naming it.
+        for row in current.rows where row.isError {
+            comparisons.append(
+                MetricComparison(
+                    rowKey: RowKey(row), unit: "", baseline: nil, current: nil, verdict: .workerFailed,
+                    reason: "error row in the current run (\(row.suite) · \(row.strategy)): \(row.note)"))
         }
         // Each row's key is text made once, not at every comparison of the sort.
         self.comparisons = comparisons.map { ($0, $0.key) }.sorted { ($0.0.verdict, $0.1) < ($1.0.verdict, $1.1) }.map(\.0)
@@ -270,6 +300,26 @@ public struct RunComparison: Sendable {
         }
     }
 
+    /// Why a row comes from fewer worker processes than its run's `run.json` says every row of
+    /// its suite does (layouts under `--measure instructions`, rounds otherwise), or nil.
+    static func fewerProcesses(_ measured: Measured, _ metadata: RunMetadata?, side: String) -> String? {
+        guard let metadata else { return nil }
+        let row = measured.row
+        let measures = Set(metadata.measuresOrDefault)
+        let declared: Int?
+        let what: String
+        if measures == [.instructions], let layouts = metadata.instructionCounting?.settings.layouts {
+            (declared, what) = (layouts, "memory layouts")
+        } else if measures == [.time], let rounds = metadata.rounds?[row.suite] {
+            (declared, what) = (rounds, "worker rounds")
+        } else {
+            return nil
+        }
+        let processes = measured.roundMedians.isEmpty ? row.rounds : measured.roundMedians.count
+        guard let declared, processes < declared else { return nil }
+        return "\(side)'s run.json says each \(row.suite) row comes from \(declared) \(what); this one from \(processes) (see its note)"
+    }
+
     /// The first few of `items`, and how many more.
     static func listed(_ items: [String], first: Int = 3) -> String {
         items.prefix(first).joined(separator: "; ") + (items.count > first ? "; and \(items.count - first) more" : "")
@@ -280,7 +330,9 @@ public struct RunComparison: Sendable {
     static func notJudgedIfBlind(_ comparison: inout MetricComparison, threshold: Double) {
         guard let sees = comparison.sees, sees > threshold, comparison.verdict == .unchanged else { return }
         comparison.verdict = .notJudged
-        comparison.reason = "not judged: could see only ≥ \(NumberFormat.sensitivity(sees)) (the baseline's round medians spread that far); " + comparison.reason
+        comparison.reason =
+            "not judged: could see only ≥ \(NumberFormat.sensitivity(sees)) (the smallest change its test finds significant where the current rounds spread as the baseline's do); "
+            + comparison.reason
     }
 
     /// A row's value (median), its per-round medians, and the row.
@@ -309,15 +361,10 @@ public struct RunComparison: Sendable {
     /// its own is recomputed from them (``recomputationProblem(_:rounds:)``): the rows whose
     /// `results.csv` figures disagree come back as `disagreements`, which the gate refuses.
     static func index(_ run: RunResults, policy: GatePolicy) -> (rows: [RowKey: Measured], disagreements: [String]) {
-        var floors: [String: Double] = [:]
-        if policy.normalizeToPlain {
-            for row in run.rows where row.strategy == RowKey.floorStrategy && row.metric == .latency {
-                if let median = row.statistics?.median, median > 0 { floors[RowKey(row).plainFloor] = median }
-            }
-        }
+        let floors = policy.normalizeToPlain ? plainFloors(run) : [:]
         let attribution = SampleAttribution(rows: run.rows.filter { !$0.isError && $0.statistics != nil }.map(RowKey.init), samples: run.samples)
         var index: [RowKey: Measured] = [:]
-        var disagreements: [String] = []
+        var disagreements = roundsDisagreements(run, sampled: Set(attribution.samples.filter { !$0.value.isEmpty }.keys))
         for row in run.rows where !row.isError {
             guard var value = row.value else { continue }
             let key = RowKey(row)
@@ -342,6 +389,71 @@ public struct RunComparison: Sendable {
                 samplesUnattributable: attribution.unattributable.contains(key))
         }
         return (index, disagreements)
+    }
+
+    /// `plain`'s latency per workload and subscriber count (``RowKey/plainFloor``), which
+    /// `--normalize-to-plain` divides each timing by.
+    static func plainFloors(_ run: RunResults) -> [String: Double] {
+        var floors: [String: Double] = [:]
+        for row in run.rows where row.strategy == RowKey.floorStrategy && row.metric == .latency {
+            if let median = row.statistics?.median, median > 0 { floors[RowKey(row).plainFloor] = median }
+        }
+        return floors
+    }
+
+    /// Under `--normalize-to-plain`, the `plain` rows (``RowKey/plainFloor``) that did not move
+    /// with the machine, each with why: a slower or faster machine moves every `plain` row by
+    /// about one factor, so a floor whose own factor departs from the median of all floors'
+    /// factors by more than the timing threshold changed by itself, and a row divided by it would
+    /// show `plain`'s change as its own. With fewer than three floors shared, plain's own change
+    /// cannot be told from the machine's, and every floor is named.
+    static func unsteadyFloors(baseline: RunResults, current: RunResults, threshold: Double) -> [String: String] {
+        let old = plainFloors(baseline), new = plainFloors(current)
+        let factors = old.compactMapValues { $0 }.reduce(into: [String: Double]()) { result, entry in
+            if let now = new[entry.key] { result[entry.key] = now / entry.value }
+        }
+        guard factors.count >= 3 else {
+            return factors.mapValues { _ in
+                "with \(factors.count) plain row(s) shared, plain's own change cannot be told from the machine's (--normalize-to-plain needs 3 or more)"
+            }
+        }
+        let median = Statistics.percentile(factors.values.sorted(), 0.5)
+        return factors.filter { abs($0.value / median - 1) > threshold }.mapValues { factor in
+            "plain's own row here moved ×\(String(format: "%.3f", factor)) where plain's rows moved ×\(String(format: "%.3f", median)) (their median): plain changed, not the machine, so a row divided by it would show plain's change as its own"
+        }
+    }
+
+    /// The gated rows of `results.csv` summarised from one value a process (a count, or an
+    /// instruction count's layouts) that `rounds.csv`, each process's own rows, does not give:
+    /// another number of processes, or another median, least or greatest. Empty where the run has
+    /// no `rounds.csv`.
+    static func roundsDisagreements(_ run: RunResults, sampled withSamples: Set<RowKey>) -> [String] {
+        guard let roundRows = run.roundRows else { return [] }
+        var byKey: [RowKey: [Double]] = [:]
+        for row in roundRows where !row.isError {
+            if let value = row.statistics?.median { byKey[RowKey(row), default: []].append(value) }
+        }
+        var found: [String] = []
+        // The gated rows whose figures are summaries of one value a process (counts, and layouts'
+        // instruction counts); a timing's figures pool its samples, which are checked instead.
+        for row in run.rows where !row.isError && [.count, .behaviour, .instructions].contains(row.metric.gate) {
+            guard let statistics = row.statistics else { continue }
+            let key = RowKey(row)
+            guard !withSamples.contains(key) || row.isMeanOverLayouts else { continue }
+            guard let values = byKey[key], let recomputed = Statistics(values) else {
+                if row.rounds > 1 { found.append("\(key): its rounds column says \(row.rounds), rounds.csv has no row of it") }
+                continue
+            }
+            if values.count != row.rounds {
+                found.append("\(key): its rounds column says \(row.rounds), rounds.csv has \(values.count) process(es) of it")
+                continue
+            }
+            let pairs = [("median", statistics.median, recomputed.median), ("min", statistics.min, recomputed.min), ("max", statistics.max, recomputed.max)]
+            if let (name, written, given) = pairs.first(where: { abs($0.1 - $0.2) > max(abs($0.1), 1) * 1e-6 }) {
+                found.append("\(key): results.csv's \(name) is \(NumberFormat.compared(written)) \(row.unit), its processes in rounds.csv give \(NumberFormat.compared(given))")
+            }
+        }
+        return found
     }
 
     /// Why a row's figure in `results.csv` is not what its samples give, or nil when it is (or it
@@ -372,6 +484,10 @@ public struct RunComparison: Sendable {
         var pendingP: Double?
         /// Rounds on the baseline's side and the run's.
         var rounds = (0, 0)
+        /// The baseline's round medians as the test takes them (``testedValues(_:alongside:)``),
+        /// and whether those are logarithms.
+        var baselineValues: [Double] = []
+        var logarithms = false
     }
 
     static func compare(key: RowKey, _ old: Measured, _ new: Measured, policy: GatePolicy, rowClass: RowClass) -> (MetricComparison, TimingTest) {
@@ -467,18 +583,24 @@ public struct RunComparison: Sendable {
                     + (tolerance == 0 ? "" : " ±\(NumberFormat.percent(tolerance)) (\(Self.otherThreadsWhy(key)) moves it)")
                 result.sees = old.value == 0 ? nil : (high - low) / 2 / abs(old.value)
             }
+            // Every process of the current run counts: its highest and lowest (each a worker's
+            // own value) are judged, not only the figure that pools them.
+            let (nowLow, nowHigh) = Self.processRange(new)
+            let which = { (value: Double) in value == new.value ? "" : " (a process of the current run gave \(NumberFormat.compared(value)))" }
             if gate == .behaviour {
                 result.reason = how + ", judged both ways"
-                if new.value > high || new.value < low {
+                if nowHigh > high || nowLow < low {
+                    let moved = nowHigh > high ? nowHigh : nowLow
                     result.verdict = .behaviourChanged
                     result.reason =
-                        "behaviour changed: \(NumberFormat.compared(old.value)) → \(NumberFormat.compared(new.value)) \(old.row.unit); what the strategy does moved, and a fall fails as a rise does (\(how))"
+                        "behaviour changed: \(NumberFormat.compared(old.value)) → \(NumberFormat.compared(new.value)) \(old.row.unit)\(which(moved)); what the strategy does moved, and a fall fails as a rise does (\(how))"
                 }
             } else {
                 result.reason = how
-                if new.value > high {
+                if nowHigh > high {
                     result.verdict = .regression
-                } else if new.value < low {
+                    result.reason += which(nowHigh)
+                } else if nowLow < low {
                     result.verdict = .improvement
                     flagImplausible(&result)
                 }
@@ -499,21 +621,16 @@ public struct RunComparison: Sendable {
             }
             test.judged = true
             test.rounds = (old.roundMedians.count, new.roundMedians.count)
-            // A shift is significant only once it moves the current rounds beyond the baseline's:
-            // the smallest change this row can show is the larger of the threshold and the
-            // baseline's own spread of round medians, relative to their median.
-            let sorted = old.roundMedians.sorted()
-            let center = Statistics.percentile(sorted, 0.5)
-            let spread = center == 0 ? 0 : (sorted.last! - sorted.first!) / abs(center)
-            result.sees = max(threshold, spread)
+            test.baselineValues = Self.testedValues(old.roundMedians, alongside: new.roundMedians)
+            test.logarithms = Self.takesLogarithms(old.roundMedians, new.roundMedians)
+            // What it could see is set once every timing is counted (Holm's first level).
+            result.sees = threshold
             guard abs(change) > threshold else {
                 result.reason = "within the \(NumberFormat.percent(threshold)) noise threshold"
-                notJudgedIfBlind(&result, threshold: threshold)
                 return (result, test)
             }
-            // Two-sided, so the test is fixed before the data are seen: "did it change", at twice
-            // the one-sided p of the direction it moved in.
-            test.pendingP = MannWhitneyU.twoSidedPValue(new.roundMedians, old.roundMedians)
+            // Two-sided, so the test is fixed before the data are seen: "did it change".
+            test.pendingP = YuenTest.twoSidedPValue(Self.testedValues(new.roundMedians, alongside: old.roundMedians), test.baselineValues)
             result.reason = "beyond \(NumberFormat.percent(threshold))"
         }
         return (result, test)
@@ -524,6 +641,32 @@ public struct RunComparison: Sendable {
     static func roundRange(_ row: ResultRow) -> (low: Double, high: Double)? {
         guard row.rounds > 1, let statistics = row.statistics, statistics.max - statistics.min > max(abs(statistics.max), 1) * 1e-9 else { return nil }
         return (statistics.min, statistics.max)
+    }
+
+    /// Round medians as the timing test takes them: their logarithms, so that a change is a
+    /// ratio, where both sides' are all positive; else the values themselves.
+    static func testedValues(_ values: [Double], alongside other: [Double]) -> [Double] {
+        takesLogarithms(values, other) ? values.map { log($0) } : values
+    }
+
+    /// Whether the test takes the logarithms of two sides' round medians: all are positive.
+    static func takesLogarithms(_ a: [Double], _ b: [Double]) -> Bool {
+        (a + b).allSatisfy { $0 > 0 }
+    }
+
+    /// A difference of tested values (``testedValues(_:alongside:)``) as a relative change of the
+    /// timing: e^d − 1 for logarithms, d over the values' median otherwise.
+    static func relativeChange(ofTestedDifference difference: Double, values: [Double], logarithms: Bool) -> Double {
+        if logarithms { return exp(difference) - 1 }
+        let center = abs(Statistics.percentile(values.sorted(), 0.5))
+        return center == 0 ? .infinity : difference / center
+    }
+
+    /// The lowest and highest value any process (round or layout) of the row gave: its
+    /// statistics' extremes when it pools several processes, else its value.
+    static func processRange(_ measured: Measured) -> (low: Double, high: Double) {
+        guard measured.row.rounds > 1, let statistics = measured.row.statistics else { return (measured.value, measured.value) }
+        return (min(statistics.min, measured.value), max(statistics.max, measured.value))
     }
 
     /// What moves a count of other threads' work, for its reason.

@@ -46,7 +46,9 @@ struct InstructionJudgement {
         // A floor for rows of a few Ir/op, where a few stray instructions of another thread in
         // a window would otherwise exceed a relative tolerance.
         let fixed = max(abs(old.value) * tolerance, GatePolicy.instructionToleranceFloor)
-        let spread = singleLayout ? 0 : GatePolicy.layoutAllowance(baseline: base, currentLayouts: current.count)
+        // The allowance is the baseline's: as if the current run had the baseline's layouts, so
+        // a run with fewer cannot widen its own.
+        let spread = singleLayout ? 0 : GatePolicy.layoutAllowance(baseline: base, currentLayouts: base.count)
         allowed = max(fixed, spread)
         let share = old.value == 0 ? "" : String(format: " (%.2f%%)", allowed / abs(old.value) * 100)
         let amount = "±\(NumberFormat.irPerOperation(allowed)) \(old.row.unit)\(share)"

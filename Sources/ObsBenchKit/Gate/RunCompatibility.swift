@@ -7,10 +7,26 @@ public enum RunCompatibility {
     /// The reasons `baseline` and `current` cannot be compared under `policy`; empty when they can
     /// (or when either run has no `run.json` to tell).
     public static func problems(baseline: RunResults, current: RunResults, policy: GatePolicy) -> [String] {
-        guard let old = baseline.metadata, let new = current.metadata else { return [] }
+        let found = differences(baseline: baseline, current: current, policy: policy)
+        return found.countingRule + found.madeDifferently
+    }
+
+    /// The reasons `baseline` and `current` cannot be compared, in two kinds:
+    /// - `countingRule`: how obsbench itself counts instructions (the threads counted, Callgrind's
+    ///   options, the workers' environment, the counted loops' lengths) differs. That is the
+    ///   baseline going stale when obsbench changes: a run of the binary under test made the same
+    ///   way on the same machine cannot compare with it either (``NoVerdict/Reason/baselineStale``).
+    /// - `madeDifferently`: everything else (the toolchain, the CPU model, Valgrind, the measure,
+    ///   the build, `--quick`, the allocator, the rounds): a baseline made elsewhere or otherwise.
+    public static func differences(baseline: RunResults, current: RunResults, policy: GatePolicy) -> (countingRule: [String], madeDifferently: [String]) {
+        guard let old = baseline.metadata, let new = current.metadata else { return ([], []) }
         var problems: [String] = []
+        var countingRule: [String] = []
         func differ(_ what: String, _ a: String, _ b: String) {
             if a != b { problems.append("\(what): the baseline's is \(a), the run's is \(b)") }
+        }
+        func counts(_ what: String, _ a: String, _ b: String) {
+            if a != b { countingRule.append("\(what): the baseline's is \(a), the run's is \(b)") }
         }
         let (judgesInstructions, judgesTimings, judgesCounts) = judges(baseline, current, policy: policy)
 
@@ -32,18 +48,22 @@ public enum RunCompatibility {
             if let a = old.instructionCounting, let b = new.instructionCounting {
                 differ("Valgrind", a.valgrindVersion, b.valgrindVersion)
                 // Cache simulation adds estimates; it does not change what Ir counts.
-                differ("Callgrind options", countingOptions(a.options), countingOptions(b.options))
-                differ("instruction-mode environment", a.environment.joined(separator: " "), b.environment.joined(separator: " "))
-                differ(
+                // How obsbench counts: a change here is obsbench's, and stales every baseline.
+                counts("Callgrind options", countingOptions(a.options), countingOptions(b.options))
+                counts("instruction-mode environment", a.environment.joined(separator: " "), b.environment.joined(separator: " "))
+                counts(
                     "threads counted", a.countedThreads ?? InstructionFacts.everyThread, b.countedThreads ?? InstructionFacts.everyThread)
-                differ("instruction loop lengths", lengths(a.settings), lengths(b.settings))
+                counts("instruction loop lengths", lengths(a.settings), lengths(b.settings))
             }
         }
         if judgesCounts || judgesTimings {
             // --quick changes the sweeps and the sampling; counts and timings of the two differ by design.
             differ("--quick", String(old.quick), String(new.quick))
         }
-        if judgesCounts, usesCountingAllocator(old), usesCountingAllocator(new) {
+        // The allocator decides every memory count: compared wherever either side's run.json or
+        // the rows both runs share come from a suite that runs on it, so that a run cannot drop
+        // the suite from its run.json to dodge the comparison.
+        if judgesCounts, usesCountingAllocator(old) || usesCountingAllocator(new) || sharesCountingAllocatorRows(baseline, current) {
             differ("allocator", old.allocator, new.allocator)
         }
         if judgesTimings, let a = old.rounds, let b = new.rounds {
@@ -51,7 +71,7 @@ public enum RunCompatibility {
                 differ("worker rounds of \(suite) (timings are tested across rounds)", String(a[suite]!), String(b[suite]!))
             }
         }
-        return problems
+        return (countingRule, problems)
     }
 
     /// Why the gate refuses the pair before comparing a row, or nil: both sides are one run (the
@@ -78,13 +98,24 @@ public enum RunCompatibility {
         }
         let (judgesInstructions, judgesTimings, _) = judges(baseline, current, policy: policy)
         var problems: [String] = []
+        var disagreements: [String] = []
         for (side, run) in [("the baseline", baseline), ("the current run", current)] {
             guard let metadata = run.metadata else { continue }
-            if metadata.status != .completed {
+            // The current run's error rows fail the gate row by row (``Verdict/workerFailed``,
+            // exit 2), naming what failed; a baseline with errors is no baseline.
+            if metadata.status != .completed, !(side == "the current run" && metadata.status == .completedWithErrors) {
                 let errors = run.rows.filter(\.isError)
                 problems.append(
                     "\(side)'s run.json says its status is \(metadata.status.rawValue), not completed"
                         + (errors.isEmpty ? "" : " (\(errors.count) error row(s), e.g. \(errors[0].suite) · \(errors[0].strategy): \(errors[0].note))"))
+            }
+            // The suites a run's rows come from are the suites its run.json says it ran: a row of
+            // another suite was not made as the run says (the allocator, rounds and --quick it
+            // declares are its suites').
+            let unlisted = Set(run.rows.map(\.suite)).subtracting(metadata.suites).sorted()
+            if !unlisted.isEmpty {
+                disagreements.append(
+                    "\(side)'s results.csv has rows of \(unlisted.joined(separator: ", ")), which its run.json's suites (\(metadata.suites.joined(separator: ", "))) do not list")
             }
             var absent: [String] = []
             if judgesInstructions, metadata.toolchain == nil { absent.append("toolchain") }
@@ -94,6 +125,7 @@ public enum RunCompatibility {
                 problems.append("\(side)'s run.json has no \(absent.joined(separator: " or ")), which the checks of these runs need")
             }
         }
+        if !disagreements.isEmpty { return NoVerdict(.resultsDisagree, disagreements.joined(separator: "; ")) }
         guard !problems.isEmpty else { return nil }
         return NoVerdict(.runIncomplete, problems.joined(separator: "; "))
     }
@@ -114,6 +146,13 @@ public enum RunCompatibility {
     /// Whether the run has a suite whose counts come from the allocator (memory).
     static func usesCountingAllocator(_ metadata: RunMetadata) -> Bool {
         metadata.suites.contains { SuiteRegistry.suite(named: $0)?.runsOnJemalloc == true }
+    }
+
+    /// Whether both runs have rows of a suite whose counts come from the allocator.
+    static func sharesCountingAllocatorRows(_ a: RunResults, _ b: RunResults) -> Bool {
+        let jemallocSuites = Set(SuiteRegistry.all.filter(\.runsOnJemalloc).map(\.name))
+        let suites = { (run: RunResults) in Set(run.rows.filter { !$0.isError && jemallocSuites.contains($0.suite) }.map(\.suite)) }
+        return !suites(a).isDisjoint(with: suites(b))
     }
 
     static func countingOptions(_ options: [String]) -> String {

@@ -8,13 +8,16 @@ public struct RunResults: Sendable {
     public var source: String
     /// `run.json` beside `results.csv`, when there is one: how the run was made.
     public var metadata: RunMetadata?
+    /// `rounds.csv` beside `results.csv`, when there is one: each worker process's own rows, by
+    /// which a pooled row of `results.csv` without samples of its own (a count) is checked.
+    public var roundRows: [ResultRow]?
     /// `profile.csv` beside `results.csv`, when the run counted instructions.
     public var profiles: ProfileSummary?
     /// The files the gate reads beside `results.csv` that were not there when the run was loaded
     /// (`samples.csv`, `run.json`): without them a comparison has no verdict
     /// (``NoVerdict/Reason/fileMissing``), never a judgement on a wider tolerance. Empty for a run
     /// made in memory. `rounds.csv` is not among them: the gate takes each round's (layout's)
-    /// values from `samples.csv` and does not read it.
+    /// values from `samples.csv`, and checks `results.csv` against `rounds.csv` where it is there.
     public var absentFiles: [String] = []
 
     public init(rows: [ResultRow], samples: [SampleRow], source: String, metadata: RunMetadata? = nil) {
@@ -67,6 +70,10 @@ public struct RunResults: Sendable {
             rows.contains(where: { !$0.isError && $0.value != nil && [.timing, .instructions].contains($0.metric.gate) })
         {
             run.absentFiles.append("\(samplesFile.lastPathComponent) with samples (it holds none)")
+        }
+        let roundsFile = resultsFile.deletingLastPathComponent().appendingPathComponent(ResultsDirectory.FileName.rounds)
+        if isDirectory.boolValue, FileManager.default.fileExists(atPath: roundsFile.path) {
+            run.roundRows = try ResultsReader.read(file: roundsFile.path)
         }
         let profileFile = resultsFile.deletingLastPathComponent().appendingPathComponent(ResultsDirectory.profileFileName)
         if FileManager.default.fileExists(atPath: profileFile.path) {
