@@ -47,7 +47,7 @@ struct GateOptions: ParsableArguments {
     @Flag(
         name: .customLong("judge-timings"),
         help: ArgumentHelp(
-            "Judge timings too. By default they are reported, not judged: \(GatePolicy.separateInvocationTimings) For timings, gate --base-binary (both binaries interleaved on one machine)."
+            "Judge timings too. By default they are reported, not judged: \(GatePolicy.separateInvocationTimings) Instruction counts, which do not drift, are the gate for speed (--measure instructions, or gate --base-binary)."
         ))
     var judgeTimings = false
 
