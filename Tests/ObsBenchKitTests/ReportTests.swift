@@ -13,10 +13,18 @@ struct ReportTests {
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func row(_ suite: String, _ workload: String, _ strategy: String, _ metric: String, _ value: Double?, objects: Int = 1_000, subscribers: Int = 0) -> ResultRow {
-        ResultRow(
+    /// A row measured in `processes` worker processes (2 unless said), each of which gave `value`
+    /// (or the values of `perProcess`, by round number).
+    static func row(
+        _ suite: String, _ workload: String, _ strategy: String, _ metric: String, _ value: Double?, objects: Int = 1_000, subscribers: Int = 0,
+        processes: Int = 2, perProcess: [Int: Double]? = nil
+    ) -> ResultRow {
+        var row = ResultRow(
             runID: "r", suite: suite, workload: workload, strategy: strategy, executor: "main-actor", objects: objects, subscribers: subscribers,
-            concurrency: 1, metric: Metric.named(metric), unit: "u", statistics: value.map { Statistics(exact: $0) }, note: value == nil ? "needs jemalloc" : "")
+            concurrency: 1, metric: Metric.named(metric), unit: "u", statistics: value.map { Statistics(exact: $0) }, note: value == nil ? "needs jemalloc" : "",
+            rounds: processes)
+        if let value { row.roundValues = perProcess ?? Dictionary(uniqueKeysWithValues: (1...processes).map { ($0, value) }) }
+        return row
     }
 
     static func claim(_ checks: [Check]) -> Claim {
@@ -46,6 +54,23 @@ struct ReportTests {
         unmeasurable.notMeasurable = "no way to count it here"
         let declared = ClaimVerdict(claim: unmeasurable, rows: rows)
         #expect(declared.verdict == .notMeasurable && declared.findings == ["no way to count it here"])
+    }
+
+    @Test("a claim resting on one process is not shown to repeat, one whose processes disagree says so, and one that repeats says on how many")
+    func processes() throws {
+        let claim = Self.claim([Self.check(Self.select("observable"), minus: Self.select("plain"), low: 2, high: 5)])
+        let plain = Self.row("latency", "read-untracked", "plain", "latency", 1, processes: 3)
+        // One process of observable: it would hold, and says it has not been shown to repeat.
+        let once = ClaimVerdict(claim: claim, rows: [Self.row("latency", "read-untracked", "observable", "latency", 4, processes: 1), plain])
+        #expect(once.verdict == .notShownToRepeat && once.processes == 1)
+        #expect(once.findings.last?.hasPrefix("one process: every number above comes from one worker process, so it would hold") == true, "\(once.findings)")
+        // Three processes, the pooled figure inside the range, one process outside it.
+        let split = Self.row("latency", "read-untracked", "observable", "latency", 4, processes: 3, perProcess: [1: 4, 2: 4.5, 3: 9])
+        let disagreeing = ClaimVerdict(claim: claim, rows: [split, plain])
+        #expect(disagreeing.verdict == .roundsDisagree && disagreeing.findings.last == "rounds disagree: it holds in 2 of the 3 processes every number was measured in")
+        // Every process inside: it holds, on 3 processes.
+        let agreeing = ClaimVerdict(claim: claim, rows: [Self.row("latency", "read-untracked", "observable", "latency", 4, processes: 3), plain])
+        #expect(agreeing.verdict == .holds && agreeing.findings.last == "rests on 3 processes, each giving the same verdict", "\(agreeing.findings)")
     }
 
     @Test("a check computes (row − minus + add) × factor, picks the largest point of a sweep, and refuses ambiguous or empty rows")
@@ -96,7 +121,7 @@ struct ReportTests {
         #expect((try? ClaimVerdict.measure(share, rows: rows).get().0) == 95)
         let verdict = ClaimVerdict(claim: Self.claim([share]), rows: rows)
         #expect(verdict.verdict == .refuted)
-        #expect(verdict.findings == ["concrete / protocol: 95 % — claimed 97–103 ✗"])
+        #expect(verdict.findings == ["concrete / protocol: 95 % — claimed 97–103 ✗", "rests on 2 processes, each giving the same verdict"])
         share.low = 90
         #expect(ClaimVerdict(claim: Self.claim([share]), rows: rows).verdict == .holds)
         // add applies before the division: (190 + 10) / 200.
@@ -184,8 +209,8 @@ struct ReportTests {
                 "- **Read-heavy views (bodies read many fields)** — not ranked: observable, published (lacks its deciding rows: no latency/read-in-view latency row; the subscription suite was not run)\n"
             ))
         #expect(markdown.contains("![latency chart](plots/latency.svg)"))
-        #expect(markdown.contains("x: 39 ns — claimed 2–5 ✗ | **refuted** |"))
-        #expect(markdown.contains("0 hold, 1 refuted, 0 not measurable here, of 1 claims"))
+        #expect(markdown.contains("x: 39 ns — claimed 2–5 ✗<br>rests on 2 processes, each giving the same verdict | **refuted** |"), "\(markdown)")
+        #expect(markdown.contains("0 hold, 1 refuted, 0 not measurable here, 0 not shown to repeat (one process), 0 where rounds disagree, of 1 claims"))
         let html = report.html()
         #expect(html.contains("<figure><svg xmlns=\"http://www.w3.org/2000/svg\"><rect/></svg>"))
         #expect(!html.contains("<?xml") && !html.contains("src=") && !html.contains("<link"), "the page must stand alone")
@@ -304,7 +329,7 @@ struct ReportTests {
         #expect(Set(leftOut.keys) == ["grdb-queue", "grdb-pool"], "plain observes nothing and is left out silently")
         #expect(
             leftOut["grdb-queue"]
-                == "its run contradicts its declaration: transactional: true, but one observation showed states that existed at no commit boundary in invariant-1-writer (2 torn) (see the consistency table)"
+                == "its run contradicts its declaration: transactional: true, but one observation showed states that existed at no commit boundary in invariant-1-writer (2 torn, the most of its 2 rounds) (see the consistency table)"
         )
         #expect(leftOut["grdb-pool"]?.contains("did not re-run in every consistency workload") == true)
         #expect(entry.needs.map(\.description).contains("consistency/invariant-2-writers reruns_per_transaction"))

@@ -200,7 +200,17 @@ public struct ClaimVerdict: Sendable {
         case holds
         case refuted
         case notMeasurable = "not measurable here"
+        /// Every number it reads comes from one worker process (or one layout): what the run shows
+        /// has not been shown to repeat, so it neither holds nor is refuted.
+        case notShownToRepeat = "not shown to repeat"
+        /// Judged process by process (round by round, or layout by layout), some processes hold
+        /// it and some refute it.
+        case roundsDisagree = "rounds disagree"
     }
+
+    /// The fewest worker processes (rounds, or layouts under Callgrind) any number the claim reads
+    /// comes from; nil when it read none.
+    public var processes: Int?
 
     public var claim: Claim
     public var verdict: Verdict
@@ -226,16 +236,46 @@ public struct ClaimVerdict: Sendable {
             findings.append("requires \(finding)")
         }
         var outcomes: [Outcome] = []
+        // Each process's own outcome, by round number, where every number a check reads has its
+        // processes' values; nil once one does not.
+        var byProcess: [Int: Bool]? = [:]
+        var fewest: Int?
         for check in claim.checks {
             let (finding, outcome) = Self.judge(check, rows: rows, claimed: "claimed")
             outcomes.append(outcome)
             findings.append(unmet > 0 ? "\(finding) (not judged)" : finding)
+            guard case .success(let read) = Self.rowsRead(check, rows: rows) else { continue }
+            let processes = read.map(\.rounds).min() ?? 1
+            fewest = min(fewest ?? processes, processes)
+            if let values = Self.processValues(check, read: read) {
+                byProcess = byProcess.map { known in
+                    let rounds = known.isEmpty ? Set(values.keys) : Set(known.keys).intersection(values.keys)
+                    return Dictionary(uniqueKeysWithValues: rounds.map { ($0, (known[$0] ?? true) && check.contains(values[$0]!)) })
+                }
+            } else {
+                byProcess = nil
+            }
         }
+        processes = fewest
         if unmet > 0 {
             findings.insert("not judged: \(unmet) of its \((claim.requires ?? []).count) requirements not met, so its checks say nothing here", at: 0)
             verdict = .notMeasurable
+        } else if outcomes.contains(.missing) && !outcomes.contains(.outside) {
+            verdict = .notMeasurable
+        } else if let fewest, fewest <= 1 {
+            let would = outcomes.contains(.outside) ? "would be refuted" : "would hold"
+            findings.append("one process: every number above comes from one worker process, so it \(would) on this run but has not been shown to repeat")
+            verdict = .notShownToRepeat
+        } else if let byProcess, byProcess.count >= 2, Set(byProcess.values).count > 1 {
+            let holding = byProcess.values.filter { $0 }.count
+            findings.append("rounds disagree: it holds in \(holding) of the \(byProcess.count) processes every number was measured in")
+            verdict = .roundsDisagree
         } else {
-            verdict = outcomes.contains(.outside) ? .refuted : outcomes.contains(.missing) ? .notMeasurable : .holds
+            verdict = outcomes.contains(.outside) ? .refuted : .holds
+            let judgedHow =
+                byProcess.map { $0.count >= 2 ? ", each giving the same verdict" : "" }
+                ?? ", judged on the figures that pool them (a number it reads has no value per process here: a count whose processes differed)"
+            findings.append("rests on \(fewest ?? 0) processes" + judgedHow)
         }
         self.findings = findings
     }
@@ -255,6 +295,58 @@ public struct ClaimVerdict: Sendable {
                 inside ? .inside : .outside
             )
         }
+    }
+
+    /// The rows a check reads: its row first, then those of `minus`, the divisor and its `minus`
+    /// where set (at the sweep point of the first).
+    static func rowsRead(_ check: Check, rows: [ResultRow]) -> Result<[ResultRow], ClaimsError> {
+        let first: ResultRow
+        switch check.row.select(from: rows) {
+        case .failure(let error): return .failure(error)
+        case .success(let row): first = row
+        }
+        var read = [first]
+        for selector in [check.minus, check.dividedBy?.row, check.dividedBy?.minus].compactMap({ $0 }) {
+            var selector = selector
+            if selector.largest == "objects" { selector.largest = nil; selector.objects = first.objects }
+            if selector.largest == "subscribers" { selector.largest = nil; selector.subscribers = first.subscribers }
+            switch selector.select(from: rows) {
+            case .failure(let error): return .failure(error)
+            case .success(let row): read.append(row)
+            }
+        }
+        return .success(read)
+    }
+
+    /// The check's number in each worker process (by round number) that every row it reads was
+    /// measured in, from the rows' own process values (``ResultRow/roundValues``); nil where a row
+    /// has none (a count pooled over processes that differed), or no process is common to all.
+    static func processValues(_ check: Check, read: [ResultRow]) -> [Int: Double]? {
+        let perRow: [[Int: Double]] = read.compactMap { row in
+            if let values = row.roundValues, !values.isEmpty { return values }
+            // A count every process gave alike: each of its processes gave that value.
+            guard let statistics = row.statistics, row.rounds > 1, row.isRepeatedExactly else { return nil }
+            return Dictionary(uniqueKeysWithValues: (1...row.rounds).map { ($0, statistics.median) })
+        }
+        guard perRow.count == read.count else { return nil }
+        let common = perRow.dropFirst().reduce(Set(perRow[0].keys)) { $0.intersection($1.keys) }
+        guard !common.isEmpty else { return nil }
+        var values: [Int: Double] = [:]
+        for round in common {
+            let numbers = perRow.map { $0[round]! }
+            var index = 1
+            var value = numbers[0]
+            if check.minus != nil { value -= numbers[index]; index += 1 }
+            value = (value + (check.add ?? 0)) * (check.factor ?? 1)
+            if let divisor = check.dividedBy {
+                var denominator = numbers[index]
+                if divisor.minus != nil { denominator -= numbers[index + 1] }
+                guard denominator > 0 else { return nil }
+                value /= denominator
+            }
+            values[round] = value
+        }
+        return values
     }
 
     static func measure(_ check: Check, rows: [ResultRow]) -> Result<(Double, String), ClaimsError> {

@@ -109,7 +109,7 @@ public struct RunReport: Sendable {
             let counts = Dictionary(grouping: verdicts, by: \.verdict).mapValues(\.count)
             claimsJudged = (counts[.holds] ?? 0) + (counts[.refuted] ?? 0)
             claimsSummary =
-                "\(counts[.holds] ?? 0) hold, \(counts[.refuted] ?? 0) refuted, \(counts[.notMeasurable] ?? 0) not measurable here, of \(verdicts.count) claims in `claims/claims.json`."
+                "\(counts[.holds] ?? 0) hold, \(counts[.refuted] ?? 0) refuted, \(counts[.notMeasurable] ?? 0) not measurable here, \(counts[.notShownToRepeat] ?? 0) not shown to repeat (one process), \(counts[.roundsDisagree] ?? 0) where rounds disagree, of \(verdicts.count) claims in `claims/claims.json`."
             blocks.append(.paragraph(claimsSummary))
         }
         blocks.append(
