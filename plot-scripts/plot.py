@@ -2,7 +2,7 @@
 """Charts from an obsbench run: python3 plot-scripts/plot.py results/latest [--out DIR]
 
 Reads results.csv by column name (the header contract in the README) and writes PNG and SVG
-charts into <run>/plots/ (or --out), each named after its suite: latency per strategy with 95% CI
+charts into <run>/plots/ (or --out), each named after its suite: latency per strategy with process-range
 whiskers (operations in ns and scans in µs or ms on axes of their own), subscriber
 scaling on log-log axes (one panel per topology), memory per object split into the record and
 the observation machinery, hop latency per isolation kind and caller count, torn
@@ -88,7 +88,47 @@ def read_rows(path):
             except ValueError as error:
                 sys.exit(f"plot.py: {csv_path}:{line}: {error}")
             rows.append(row)
+    attach_processes(csv_path, rows)
     return csv_path, rows
+
+
+ROW_KEY = ("suite", "workload", "strategy", "executor", "objects", "subscribers", "concurrency", "metric")
+
+# What a whisker is, on every chart that draws one, and what a bar without one means.
+WHISKER_LABEL = "median; whiskers: range of the\nworker processes' medians"
+ONE_PROCESS_NOTE = "A bar without a whisker comes from one worker process: nothing shows how far another would land."
+
+
+def attach_processes(csv_path, rows):
+    """Sets each row's `processes` (how many worker processes gave it a value) and `process_low`,
+    `process_high` (the least and greatest of their values: each process's median, or a count's
+    value), from rounds.csv beside results.csv, each process's own rows. Without rounds.csv a
+    row counts as one process: its whisker would be an interval inside one process."""
+    rounds_path = os.path.join(os.path.dirname(os.path.abspath(csv_path)), "rounds.csv")
+    values = {}
+    if os.path.exists(rounds_path):
+        with open(rounds_path, newline="") as handle:
+            for record in csv.DictReader(handle):
+                if record.get("metric") == "error" or record.get("median", "") == "":
+                    continue
+                try:
+                    key = tuple(str(record[column]) for column in ROW_KEY)
+                    values.setdefault(key, []).append(float(record["median"]))
+                except (KeyError, ValueError):
+                    continue
+    for row in rows:
+        own = values.get(tuple(str(row[column]) for column in ROW_KEY), [])
+        row["processes"] = len(own) if own else 1
+        row["process_low"] = min(own) if own else row["median"]
+        row["process_high"] = max(own) if own else row["median"]
+
+
+def whisker(row):
+    """A bar's whisker lengths below and above its median: the range of its worker processes'
+    values, or none (0, 0) for a row of one process."""
+    if row.get("processes", 1) < 2:
+        return 0.0, 0.0
+    return max(row["median"] - row["process_low"], 0.0), max(row["process_high"] - row["median"], 0.0)
 
 
 def strategy_order(csv_path, rows):
@@ -291,8 +331,8 @@ def latency_bar_data(rows, suite):
                 if indistinguishable_from_empty_loop(row):
                     slots.append(dict(strategy=strategy, row=row, median=None, low=0.0, high=0.0))
                 else:
-                    slots.append(dict(strategy=strategy, row=row, median=row["median"],
-                                      low=max(row["median"] - row["ci95_low"], 0), high=max(row["ci95_high"] - row["median"], 0)))
+                    low, high = whisker(row)
+                    slots.append(dict(strategy=strategy, row=row, median=row["median"], low=low, high=high))
             panels[panel].append((label, slots))
     return panels
 
@@ -332,7 +372,7 @@ def fit_tick_labels(figure, axis, centers, labels):
 
 
 def latency_bars(rows, suite, title, out, written):
-    """Median latency per workload and strategy, with 95% CI whiskers, as plots/<suite>: the
+    """Median latency per workload and strategy, whiskers spanning its processes' medians, as plots/<suite>: the
     latency suite's chart, the subscription suite's, and any suite's without a chart function of
     its own. Operations (ns) and scans (µs or ms) get y axes of their own; the same operations on
     a strategy's own record type (workloads named *-concrete) a panel beside the scans, on the
@@ -355,7 +395,10 @@ def latency_bars(rows, suite, title, out, written):
     width = min(max(0.16 * slots_wide + 1.8, 7), 12.5)
     columns = min(len(strategies), max(1, int(width // 1.6)))
     empty_loop = any(slot["median"] is None for groups in panels.values() for _, slots in groups for slot in slots)
-    note = textwrap.fill(EMPTY_LOOP_NOTE, width=int(width * 12.5)) if empty_loop else ""
+    one_process = any(slot["median"] is not None and slot["row"].get("processes", 1) < 2
+                      for groups in panels.values() for _, slots in groups for slot in slots)
+    said = ([EMPTY_LOOP_NOTE] if empty_loop else []) + ([ONE_PROCESS_NOTE] if one_process else [])
+    note = textwrap.fill(" ".join(said), width=int(width * 12.5)) if said else ""
     key = key_height(len(strategies), columns, note)
     figure = plt.figure(figsize=(width, 3.6 * len(lines) + key + 0.5), layout="constrained")
     grid = figure.add_gridspec(len(lines) + 1, 1, height_ratios=[3.6] * len(lines) + [key])
@@ -386,7 +429,7 @@ def latency_bars(rows, suite, title, out, written):
         axis.grid(axis="y", which="major", alpha=0.3)
         axis.set_axisbelow(True)
         what = "scan" if name == "scans" else "operation"
-        axis.set_ylabel(f"{unit} per {what}\n(median, 95% CI)")
+        axis.set_ylabel(f"{unit} per {what}\n({WHISKER_LABEL})", fontsize=8)
         if len(panels) > 1:
             axis.set_title(f"{PANEL_TITLES[name]} ({unit})", fontsize=11)
     # Each y axis from the decade under its lowest whisker (a labelled foot) to over its highest;
@@ -619,7 +662,7 @@ def derived_cost_metric(rows):
     if any(r["metric"] == "latency" for r in derived):
         unit, scale = time_unit([r["median"] for r in derived if r["metric"] == "latency"
                                  and r["workload"].startswith(DERIVED_WRITE_PREFIX)])
-        return "latency", f"{unit} per write to quiescence\n(median, 95% CI)", scale, unit
+        return "latency", f"{unit} per write to quiescence\n({WHISKER_LABEL})", scale, unit
     return "instructions", "Ir per write to quiescence\n(median)", 1.0, "Ir"
 
 
@@ -660,8 +703,8 @@ def derived_chart_data(rows):
                 continue
             entry = dict(cost=None, low=0.0, high=0.0, reruns=None, avoidable=None)
             if cost is not None and not indistinguishable_from_empty_loop(cost) and cost["median"] > 0:
-                entry.update(cost=cost["median"] / scale, low=max(cost["median"] - cost["ci95_low"], 0) / scale,
-                             high=max(cost["ci95_high"] - cost["median"], 0) / scale)
+                low, high = whisker(cost)
+                entry.update(cost=cost["median"] / scale, low=low / scale, high=high / scale)
             if reruns is not None:
                 entry["reruns"] = reruns["median"]
                 entry["avoidable"] = avoidable["median"] if avoidable is not None else None
@@ -770,6 +813,8 @@ def derived_chart(rows, out, written):
         notes.append("× at a panel's foot: no number for that write (an error row, or not measurable: "
                      "a store that observes nothing shows a stale value; the tables say which).")
     notes.append("Every view's output was checked against a from-scratch computation before a number was kept.")
+    if any(r["suite"] == "derived" and r.get("processes", 1) < 2 for r in rows):
+        notes.append(ONE_PROCESS_NOTE)
     if growth_height:
         for column, (family, symbol) in enumerate((("chain", "depth D"), ("fan-out", "width W"))):
             axis = figure.add_subplot(grid[2, column])

@@ -140,6 +140,31 @@ def write_rows(folder, rows):
         writer.writerows(rows)
 
 
+class WhiskerTests(unittest.TestCase):
+    """A bar's whisker is the range of its worker processes' medians (rounds.csv), not an interval
+    of samples pooled inside them; a bar from one process has none."""
+
+    def test_whiskers_span_the_processes_and_one_process_has_none(self):
+        pooled = latency_row("read-untracked", "observable", 10.0, 9.0)
+        lone = latency_row("read-untracked", "plain", 3.0, 2.0)
+        with tempfile.TemporaryDirectory() as folder:
+            write_rows(folder, [pooled, lone])
+            # observable's three processes gave 8, 10 and 15 ns; plain's one process 3 ns.
+            rounds = [dict(pooled, median=str(value)) for value in (8.0, 10.0, 15.0)] + [dict(lone)]
+            with open(SAMPLE, newline="") as source:
+                fieldnames = csv.DictReader(source).fieldnames
+            with open(os.path.join(folder, "rounds.csv"), "w", newline="") as target:
+                writer = csv.DictWriter(target, fieldnames=fieldnames)
+                writer.writeheader()
+                writer.writerows(rounds)
+            _, parsed = plot.read_rows(folder)
+        by_strategy = {row["strategy"]: row for row in parsed}
+        self.assertEqual(by_strategy["observable"]["processes"], 3)
+        self.assertEqual(plot.whisker(by_strategy["observable"]), (2.0, 5.0))
+        self.assertEqual(by_strategy["plain"]["processes"], 1)
+        self.assertEqual(plot.whisker(by_strategy["plain"]), (0.0, 0.0))
+
+
 class EmptyLoopTests(unittest.TestCase):
     """A timing not distinguishable from the empty loop (latency, ns/op, p10 <= 0, median under
     0.05 ns) gets no bar."""
