@@ -175,4 +175,17 @@ struct SuiteReadinessTests {
         ])
         #expect(line == "time by suite: latency 1 min 36 s (80 workers, longest grdb-pool (round 3/8) 2 s), pool 15 s (1 worker)")
     }
+
+    @Test("time left weighs each suite's jobs by its budget: half of a quick run's latency workers done leaves the memory suite's few long ones")
+    @MainActor
+    func timeLeftFromBudgets() {
+        let budgets = ["latency": ProgressReporter.Budget(jobs: 88, secondsPerJob: 0.64), "memory": ProgressReporter.Budget(jobs: 11, secondsPerJob: 4.5)]
+        // 44 latency workers took 30 s: 44 more at their pace (30 s), and memory at its budget
+        // times the run's pace against its budget so far (30 / (44 × 0.64)).
+        let left = ProgressReporter.remaining(budgets: budgets, finished: ["latency": 44], suiteSeconds: ["latency": 30], elapsed: 30)
+        #expect(abs(left - (30 + 11 * 4.5 * 30 / (44 * 0.64))) < 1e-9)
+        // Every job alike would say 30 / 44 × 55 = 37.5 s.
+        #expect(left > 80)
+        #expect(ProgressReporter.remaining(budgets: budgets, finished: ["latency": 88, "memory": 11], suiteSeconds: [:], elapsed: 100) == 0)
+    }
 }

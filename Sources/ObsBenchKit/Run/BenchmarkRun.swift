@@ -183,7 +183,15 @@ public final class BenchmarkRun {
     }
 
     public func execute() async {
-        let progress = ProgressReporter(totalJobs: plan.workerCount)
+        // Each suite's share of the time left: its jobs, each its budget (``Suite/secondsPerWorker``).
+        var budgets: [String: ProgressReporter.Budget] = [:]
+        for job in plan.selectedJobs {
+            guard let suite = plan.suites.first(where: { $0.name == job.suite }) else { continue }
+            let key = Self.suiteLabel(job.suite, job.measure)
+            let seconds = suite.secondsPerWorker * (job.measure == .instructions ? Suite.instructionSlowdown : 1)
+            budgets[key, default: ProgressReporter.Budget(jobs: 0, secondsPerJob: seconds)].jobs += 1
+        }
+        let progress = ProgressReporter(totalJobs: plan.workerCount, budgets: budgets)
         // Suites with no job to run (none selected by a shard, nothing to measure) at the head of
         // the plan are done before any worker starts.
         handOverDoneSuites(progress: progress)
@@ -214,7 +222,7 @@ public final class BenchmarkRun {
     private func execute(_ suite: Suite, measuring measure: CostMeasure, progress: ProgressReporter) async {
         let rounds = plan.rounds(of: suite, measuring: measure)
         let strategies = plan.strategies(of: suite)
-        let suiteLabel = measure == .instructions ? "\(suite.name) (instructions)" : suite.name
+        let suiteLabel = Self.suiteLabel(suite.name, measure)
         func job(_ strategy: StrategyEntry?, round: Int) -> RunJob {
             RunJob(suite: suite.name, measure: measure, strategy: strategy?.name, round: round, rounds: rounds)
         }
@@ -276,6 +284,11 @@ public final class BenchmarkRun {
             }
         }
         return best
+    }
+
+    /// How progress lines name a suite measured one way: "latency", "latency (instructions)".
+    nonisolated static func suiteLabel(_ suite: String, _ measure: CostMeasure) -> String {
+        measure == .instructions ? "\(suite) (instructions)" : suite
     }
 
     /// Runs one worker and records what it measured (``RunRecorder``).

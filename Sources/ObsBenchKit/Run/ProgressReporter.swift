@@ -23,17 +23,53 @@ public final class ProgressReporter {
         var longestSeconds = 0.0
     }
 
-    public init(totalJobs: Int, isTerminal: Bool = isatty(STDERR_FILENO) != 0) {
+    /// One suite's part of the plan (by its progress label): its jobs, and what each is expected to
+    /// take in wall time, relative to other suites' (``Suite/secondsPerWorker``).
+    public struct Budget: Sendable, Equatable {
+        public var jobs: Int
+        public var secondsPerJob: Double
+
+        public init(jobs: Int, secondsPerJob: Double) {
+            self.jobs = jobs
+            self.secondsPerJob = secondsPerJob
+        }
+    }
+
+    /// The plan, by suite label; empty: every job is alike.
+    private let budgets: [String: Budget]
+    private var finishedBySuite: [String: Int] = [:]
+
+    public init(totalJobs: Int, budgets: [String: Budget] = [:], isTerminal: Bool = isatty(STDERR_FILENO) != 0) {
         self.totalJobs = totalJobs
+        self.budgets = budgets
         self.isTerminal = isTerminal
     }
 
     var elapsedSeconds: Double { Double(MonotonicClock.now() - started) / 1e9 }
 
-    /// Remaining time, from the time elapsed per job finished so far (jobs may run side by side).
+    /// Remaining time. With the plan's budgets: each suite's jobs left, at the wall time per job
+    /// its finished jobs took, or, for a suite not yet under way, at its budget scaled by how the
+    /// run has gone against its budgets so far (a slower machine, a loaded one). Without: the time
+    /// elapsed per job finished, for every job left.
     var estimatedRemainingSeconds: Double? {
         guard finishedJobs > 0 else { return nil }
-        return elapsedSeconds / Double(finishedJobs) * Double(totalJobs - finishedJobs)
+        guard !budgets.isEmpty else { return elapsedSeconds / Double(finishedJobs) * Double(totalJobs - finishedJobs) }
+        return Self.remaining(
+            budgets: budgets, finished: finishedBySuite, suiteSeconds: Dictionary(suiteTimes.map { ($0.suite, $0.ended - $0.started) }) { a, _ in a }, elapsed: elapsedSeconds)
+    }
+
+    /// The estimate of ``estimatedRemainingSeconds`` from its inputs: `finished` jobs and the wall
+    /// time so far (`suiteSeconds`) per suite label, `elapsed` seconds in all.
+    static func remaining(budgets: [String: Budget], finished: [String: Int], suiteSeconds: [String: Double], elapsed: Double) -> Double {
+        let budgeted = budgets.reduce(0.0) { $0 + Double(finished[$1.key] ?? 0) * $1.value.secondsPerJob }
+        let pace = budgeted > 0 ? elapsed / budgeted : 1
+        return budgets.reduce(0.0) { total, entry in
+            let done = finished[entry.key] ?? 0
+            let left = max(entry.value.jobs - done, 0)
+            guard left > 0 else { return total }
+            let perJob = done > 0 && (suiteSeconds[entry.key] ?? 0) > 0 ? suiteSeconds[entry.key]! / Double(done) : entry.value.secondsPerJob * pace
+            return total + Double(left) * perJob
+        }
     }
 
     public func starting(suite: String, strategy: String) {
@@ -52,6 +88,7 @@ public final class ProgressReporter {
 
     public func finished(suite: String, strategy: String, seconds: Double, error: String?) {
         finishedJobs += 1
+        finishedBySuite[suite, default: 0] += 1
         if let index = suiteTimes.firstIndex(where: { $0.suite == suite }) {
             suiteTimes[index].ended = elapsedSeconds
             suiteTimes[index].workers += 1

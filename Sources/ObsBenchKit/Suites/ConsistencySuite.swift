@@ -5,6 +5,7 @@ extension Suite {
         summary: "torn observations: states shown that never existed at a commit boundary, one observation against two combined",
         defaultObjects: 20,
         tables: { [SummaryTable(consistencyOf: $0, rows: $1, strategies: $2)] },
+        secondsPerWorker: 0.18,
         workloads: InvariantWorkload.Views.allCases.flatMap { views in [1, 2].map { InvariantWorkload(writers: $0, views: views) } }
     )
 }

@@ -10,6 +10,7 @@ extension Suite {
         summary: "derived state: filtered-sorted list, diamond, chain-D, fan-out-W, dynamic; ns per write to quiescence, re-runs, avoidable re-runs, evaluations, glitches",
         defaultObjects: 1_000,
         tables: { SummaryTable.derivedTables(of: $0, rows: $1, strategies: $2) },
+        secondsPerWorker: 4.3,
         workloads: FilteredSortedWorkload.Write.allCases.map { FilteredSortedWorkload($0) as any Workload } + [DiamondWorkload() as any Workload]
             + ChainWorkload.depths.map { ChainWorkload(depth: $0) as any Workload } + FanOutWorkload.widths.map { FanOutWorkload(width: $0) as any Workload }
             + [DynamicWorkload() as any Workload]

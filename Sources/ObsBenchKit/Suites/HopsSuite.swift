@@ -9,6 +9,7 @@ extension Suite {
         defaultRounds: 6,
         measuresStrategies: false,
         tables: { suite, rows, _ in [SummaryTable(hopsOf: suite, rows: rows)] },
+        secondsPerWorker: 3.0,
         workloads: RoundTripHopWorkload.Kind.allCases.map { RoundTripHopWorkload(kind: $0) as any Workload }
             + WriteToViewHopWorkload.Handoff.allCases.map { WriteToViewHopWorkload(handoff: $0) as any Workload }
     )

@@ -6,6 +6,7 @@ extension Suite {
         defaultObjects: 1_000,
         defaultRounds: 8,
         tables: { SummaryTable.latencyTables(of: $0, rows: $1, strategies: $2) + SummaryTable.referenceCountTables(of: $0, rows: $1, strategies: $2) },
+        secondsPerWorker: 0.64,
         workloads: [
             ReadUntrackedWorkload(),
             ReadInsideViewWorkload(),

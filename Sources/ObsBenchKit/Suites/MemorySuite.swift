@@ -11,6 +11,7 @@ extension Suite {
         runsOnJemalloc: true,
         countsOnly: true,
         tables: { [SummaryTable(memoryOf: $0, rows: $1, strategies: $2)] },
+        secondsPerWorker: 4.5,
         workloads: [
             StoreLifecycleWorkload(),
             SubscriberMemoryWorkload(),

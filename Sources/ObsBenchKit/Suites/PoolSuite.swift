@@ -7,6 +7,7 @@ extension Suite {
         defaultObjects: 0,
         measuresStrategies: false,
         tables: { suite, rows, _ in [SummaryTable(poolOf: suite, rows: rows)] },
+        secondsPerWorker: 5.0,
         workloads: ComputePlacement.allCases.map { PoolSaturationWorkload(placement: $0) as any Workload } + [PoolWidthWorkload(), MainActorBatchingWorkload()]
     )
 }

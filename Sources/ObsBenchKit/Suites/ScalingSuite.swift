@@ -10,6 +10,7 @@ extension Suite {
         // measured in more than one process, each point's interval the range of its rounds' medians.
         defaultRounds: 2,
         tables: { SummaryTable.scalingTables(of: $0, rows: $1, strategies: $2) + SummaryTable.countedScalingTables(of: $0, rows: $1, strategies: $2) },
+        secondsPerWorker: 0.77,
         workloads: ScalingTopology.allCases.map { SubscriberScalingWorkload(topology: $0) }
     )
 }

@@ -8,6 +8,7 @@ extension Suite {
         measuresStrategies: false,
         tables: { suite, rows, _ in [SummaryTable(storeIsolationOf: suite, rows: rows)] },
         tablesAlsoRead: [Suite.memory.name],  // bytes per store
+        secondsPerWorker: 1.0,
         workloads: [StoreWriteWorkload(), StoreReadWorkload(caller: .mainActor), StoreReadWorkload(caller: .background), StoreConcurrentWritersWorkload()]
     )
 }

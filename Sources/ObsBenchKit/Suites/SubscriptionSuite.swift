@@ -11,6 +11,7 @@ extension Suite {
         // less than 5% of the time (``FloorComparison``).
         defaultRounds: 6,
         tables: { SummaryTable.latencyTables(of: $0, rows: $1, strategies: $2) },
+        secondsPerWorker: 0.06,
         workloads: [SubscribeUnsubscribeWorkload()]
     )
 }

@@ -33,6 +33,14 @@ public struct Suite: Sendable {
     /// Other suites whose rows ``tables`` reads (store-isolation: the memory suite's bytes per
     /// store); a run prints the suite's tables only once these are done too, if it runs them.
     public var tablesAlsoRead: [String]
+    /// The wall time one of the suite's workers takes, relative to other suites' (seconds per
+    /// worker of a `--quick` run on the 2-core development VM, 2026-12-04: latency 56 s for 88
+    /// workers, memory 49 s for 11, derived 47 s for 11, …): how the progress line weighs the jobs
+    /// left, scaled by how the run has gone against it so far. Not a limit.
+    public var secondsPerWorker: Double
+    /// How much longer a worker under Callgrind takes than timed (the latency suite: 6.7 s a
+    /// worker counted, 0.64 s timed), for the same weighing.
+    public static let instructionSlowdown = 10.0
 
     /// The suite's chart, relative to the run folder: plot-scripts/plot.py draws it, the report inlines it.
     public var chartFile: String { "plots/\(name).svg" }
@@ -65,7 +73,7 @@ public struct Suite: Sendable {
         name: String, summary: String, defaultObjects: Int, defaultRounds: Int = 1, objectSweep: [Int]? = nil, quickObjectSweep: [Int]? = nil, runsOnJemalloc: Bool = false,
         measuresStrategies: Bool = true, countsOnly: Bool = false,
         tables: @escaping @Sendable (_ suite: Suite, _ rows: [ResultRow], _ strategies: [String]) -> [SummaryTable], tablesAlsoRead: [String] = [],
-        workloads: [any Workload]
+        secondsPerWorker: Double = 1, workloads: [any Workload]
     ) {
         self.name = name
         self.summary = summary
@@ -78,6 +86,7 @@ public struct Suite: Sendable {
         self.countsOnly = countsOnly
         self.tables = tables
         self.tablesAlsoRead = tablesAlsoRead
+        self.secondsPerWorker = secondsPerWorker
         self.workloads = workloads
     }
 }
