@@ -31,21 +31,35 @@ public enum ComputePlacement: String, Sendable, CaseIterable {
     case concurrentPerform = "concurrent-perform"
 
     /// Starts `count` pieces of work of `nanoseconds` each; returns once all have finished.
-    func run(_ count: Int, nanoseconds: UInt64, executor: ThreadPoolTaskExecutor) async {
+    /// `finished` is called at the end of each piece, on its thread (a test counts them).
+    func run(_ count: Int, nanoseconds: UInt64, executor: ThreadPoolTaskExecutor, finished: @escaping @Sendable () -> Void = {}) async {
         guard count > 0 else { return }
         switch self {
         case .pool:
             await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<count { group.addTask { CPUWork.spin(nanoseconds: nanoseconds) } }
+                for _ in 0..<count {
+                    group.addTask {
+                        CPUWork.spin(nanoseconds: nanoseconds)
+                        finished()
+                    }
+                }
             }
         case .taskExecutor:
             await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<count { group.addTask(executorPreference: executor) { CPUWork.spin(nanoseconds: nanoseconds) } }
+                for _ in 0..<count {
+                    group.addTask(executorPreference: executor) {
+                        CPUWork.spin(nanoseconds: nanoseconds)
+                        finished()
+                    }
+                }
             }
         case .concurrentPerform:
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async {
-                    DispatchQueue.concurrentPerform(iterations: count) { _ in CPUWork.spin(nanoseconds: nanoseconds) }
+                    DispatchQueue.concurrentPerform(iterations: count) { _ in
+                        CPUWork.spin(nanoseconds: nanoseconds)
+                        finished()
+                    }
                     continuation.resume()
                 }
             }
