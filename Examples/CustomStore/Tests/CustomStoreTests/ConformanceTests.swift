@@ -15,3 +15,10 @@ func dictionaryStoreConforms(_ rule: ConformanceCase) async throws {
 func coalescingStoreConforms(_ rule: ConformanceCase) async throws {
     try await rule.check(StrategyEntry(CoalescingStore.self))
 }
+
+/// ActorStreamsStore too: every view re-runs for every state the actor yields to its stream, after
+/// the write returns (asynchronous, granularity `.store`), and a transaction is one state.
+@Test("ActorStreamsStore conforms", arguments: ConformanceCase.all)
+func actorStreamsStoreConforms(_ rule: ConformanceCase) async throws {
+    try await rule.check(StrategyEntry(ActorStreamsStore.self))
+}
