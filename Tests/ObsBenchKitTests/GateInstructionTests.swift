@@ -213,6 +213,37 @@ struct GateLayoutTests {
         #expect(reason.contains("±0.5%") && reason.contains("3 layout(s) a side"), "\(reason)")
     }
 
+    /// `write-unobserved` (a calling-thread row) of `grdb-queue`, a strategy declared asynchronous.
+    static func asynchronousStoreWrite(_ layouts: [Double]) -> (ResultRow, [SampleRow]) {
+        let row = ResultRow(
+            runID: "r", suite: "latency", workload: "write-unobserved", strategy: "grdb-queue", executor: "main-actor", objects: 1_000, subscribers: 0,
+            concurrency: 1, metric: .instructions, unit: Metric.instructions.unit, statistics: Statistics(layouts), rounds: layouts.count)
+        return (row, layouts.enumerated().map { SampleRow(runID: "r", key: RowKey(row), index: 0, value: $1, round: $0 + 1) })
+    }
+
+    @Test(
+        "a calling-thread row of an asynchronous store: exact where the baseline's layouts agree (+1% fails), judged on their spread where they disagree (A/A redraws pass, +100% fails), under --async-counts report too"
+    )
+    func callingThreadOfAsynchronousStore() throws {
+        let report = GatePolicy(gatesAsynchronousCounts: false)
+        let steady = Self.run([Self.asynchronousStoreWrite([10_000, 10_000, 10_000])])
+        let plusOne = RunComparison(baseline: steady, current: Self.run([Self.asynchronousStoreWrite([10_100, 10_100, 10_100])]), policy: report)
+        #expect(plusOne.exitStatus == .regression, "layouts that agree: the calling thread's alone, to 0.5%")
+        // Examples/CustomStore's actor-streams write-unobserved, per layout, in three runs of one
+        // binary (Ir/op): a write copies the array when the store's actor still holds the last state.
+        let base = Self.run([Self.asynchronousStoreWrite([78_732, 67_984, 79_621, 81_349, 78_854])])
+        let redraws: [[Double]] = [[89_100, 76_733, 83_445, 88_524, 81_371], [81_418, 35_055, 76_228, 42_163, 89_346]]
+        for redraw in redraws {
+            let again = RunComparison(baseline: base, current: Self.run([Self.asynchronousStoreWrite(redraw)]), policy: report)
+            #expect(again.exitStatus == .success, "\(again.comparisons.map(\.reason))")
+            let reason = try #require(again.comparisons.first?.reason)
+            let range = NumberFormat.irPerOperation(67_984) + "–" + NumberFormat.irPerOperation(81_349)
+            #expect(reason.contains("moving with the store's own threads") && reason.contains(range), "\(reason)")
+        }
+        let doubled = RunComparison(baseline: base, current: Self.run([Self.asynchronousStoreWrite([157_464, 135_968, 159_242, 162_698, 157_708])]), policy: report)
+        #expect(doubled.exitStatus == .regression, "judged, not reported, under --async-counts report")
+    }
+
     @Test("a row whose layouts disagree is judged against their spread: another draw of the same levels passes, +10% does not")
     func disagreeingLayouts() throws {
         let base = Self.run([Self.counted("observable", Self.sensitive)])

@@ -491,6 +491,63 @@ public struct RunComparison: Sendable {
     }
 
     static func compare(key: RowKey, _ old: Measured, _ new: Measured, policy: GatePolicy, rowClass: RowClass) -> (MetricComparison, TimingTest) {
+        guard case .callingThreadOfAsynchronousStore = rowClass else { return compare(key: key, old, new, policy: policy, judged: rowClass) }
+        // The baseline's own processes decide: where they agree, the calling thread's alone;
+        // where they disagree, a row its other threads move, its instructions judged still.
+        guard let moved = baselineProcessesDisagree(old, gate: old.row.metric.gate, policy: policy) else {
+            return compare(key: key, old, new, policy: policy, judged: .judged(otherThreads: false))
+        }
+        if old.row.metric.gate == .instructions, !new.roundMedians.isEmpty {
+            return judgeMovingCallingThread(key: key, old, new, moved: moved, policy: policy)
+        }
+        var (result, test) = compare(key: key, old, new, policy: policy, judged: .judged(otherThreads: true), judgesInstructions: true)
+        if result.verdict != .noVerdict {
+            result.reason =
+                "the calling thread's count, which the baseline's processes show moving with the store's own threads (\(NumberFormat.compared(moved.low))–\(NumberFormat.compared(moved.high)) \(old.row.unit)), so judged as a row its other threads move: "
+                + result.reason
+        }
+        return (result, test)
+    }
+
+    /// The instruction count of a calling-thread row of an asynchronous store whose baseline
+    /// layouts disagree (`moved`, their range): the current run's mean may move from the
+    /// baseline's by the whole width of the baseline's layouts, or by its spread allowance
+    /// (``GatePolicy/layoutAllowance(baseline:currentLayouts:)``) or the asynchronous tolerance
+    /// where wider, all from the baseline alone. Layouts of one run share that run's regime, so
+    /// their spread understates how far another run moves: in 20 A/A pairs of `actor-streams` at
+    /// 10 layouts (2026-12-04) the mean moved by up to 27.5%, once below its baseline's lowest
+    /// layout, where a standard-error allowance was as narrow as ±9.2%; a +100% canary moved it
+    /// +85.5% against a width of ±16%.
+    static func judgeMovingCallingThread(key: RowKey, _ old: Measured, _ new: Measured, moved: (low: Double, high: Double), policy: GatePolicy)
+        -> (MetricComparison, TimingTest)
+    {
+        var result = MetricComparison(rowKey: key, unit: old.row.unit, baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
+        let fixed = abs(old.value) * policy.asynchronousInstructionTolerance
+        let width = max(fixed, moved.high - moved.low, GatePolicy.layoutAllowance(baseline: old.roundMedians, currentLayouts: old.roundMedians.count))
+        let high = old.value + width
+        let low = old.value - width
+        result.sees = old.value == 0 ? nil : width / abs(old.value)
+        let unit = old.row.unit
+        let how =
+            "the calling thread's count, which the baseline's \(old.roundMedians.count) layouts show moving with the store's own threads (\(NumberFormat.irPerOperation(moved.low))–\(NumberFormat.irPerOperation(moved.high)) \(unit)): "
+            + "the current mean of \(new.roundMedians.count) layout(s) judged against \(NumberFormat.irPerOperation(low))–\(NumberFormat.irPerOperation(high)) \(unit) "
+            + "(the baseline's mean ± the width of its layouts, or its spread's allowance or ±\(NumberFormat.percent(policy.asynchronousInstructionTolerance)) where wider: layouts of one run share its regime)"
+        result.reason = how
+        if new.value > high {
+            result.verdict = .regression
+        } else if new.value < low {
+            result.verdict = .improvement
+            flagImplausible(&result)
+        }
+        return (result, TimingTest())
+    }
+
+    /// ``compare(key:_:_:policy:rowClass:)`` for a row whose class is resolved (`.judged` or
+    /// `.noVerdict`); `judgesInstructions`: its instruction count is judged even under
+    /// `--async-counts report`.
+    private static func compare(key: RowKey, _ old: Measured, _ new: Measured, policy: GatePolicy, judged rowClass: RowClass, judgesInstructions: Bool = false)
+        -> (MetricComparison, TimingTest)
+    {
         var result = MetricComparison(
             rowKey: key, unit: policy.normalizeToPlain && old.row.metric.gate == .timing ? "× plain" : old.row.unit,
             baseline: old.value, current: new.value, verdict: .unchanged, reason: "")
@@ -531,11 +588,12 @@ public struct RunComparison: Sendable {
         switch rowClass {
         case .noVerdict(let why): return noVerdict(why)
         case .judged(let value): otherThreads = value
+        case .callingThreadOfAsynchronousStore: preconditionFailure("resolved by compare(key:_:_:policy:rowClass:)")
         }
         switch gate {
         case .informational:
             break  // returned above
-        case .instructions where !policy.gatesAsynchronousCounts && otherThreads && key.strategy != RowKey.noStrategy:
+        case .instructions where !policy.gatesAsynchronousCounts && otherThreads && key.strategy != RowKey.noStrategy && !judgesInstructions:
             result.verdict = .informational
             result.reason = "instruction count that \(Self.otherThreadsWhy(key)) moves, reported only (--async-counts report)"
         case .instructions:
@@ -638,6 +696,22 @@ public struct RunComparison: Sendable {
 
     /// The range a count's rounds gave, when it was measured in several and they differ (its
     /// minimum and maximum over rounds); nil for a count every round gave alike, or one round's.
+    /// Where a calling-thread row of an asynchronous store moved between the baseline's own
+    /// processes beyond what one thread's count moves between layouts (instructions: the
+    /// synchronous tolerance; counts: any difference), the range they gave; nil where they agree,
+    /// or where one process is all there is.
+    static func baselineProcessesDisagree(_ old: Measured, gate: Metric.GateTreatment, policy: GatePolicy) -> (low: Double, high: Double)? {
+        switch gate {
+        case .instructions:
+            guard old.roundMedians.count >= 2, let low = old.roundMedians.min(), let high = old.roundMedians.max(),
+                high - low > abs(old.value) * policy.instructionTolerance
+            else { return nil }
+            return (low, high)
+        case .count, .behaviour: return roundRange(old.row)
+        default: return nil
+        }
+    }
+
     static func roundRange(_ row: ResultRow) -> (low: Double, high: Double)? {
         guard row.rounds > 1, let statistics = row.statistics, statistics.max - statistics.min > max(abs(statistics.max), 1) * 1e-9 else { return nil }
         return (statistics.min, statistics.max)

@@ -8,6 +8,8 @@ import ObservationStrategies
 /// ```swift
 /// let classes = RowClass.Resolver(baseline: base, current: now)
 /// classes.resolve(writeUnobservedKey)   // .judged(otherThreads: false): the calling thread's alone
+///                                       // (.callingThreadOfAsynchronousStore for a store declared
+///                                       // asynchronous: its baseline's processes decide)
 /// classes.resolve(writeObservedKey)     // .judged(otherThreads: true) where the baseline says
 ///                                       // the strategy delivers asynchronously
 /// classes.resolve(keyOfARedeclaredStore)  // .noVerdict("the runs declare … differently: …")
@@ -16,6 +18,14 @@ public enum RowClass: Sendable, Equatable {
     /// The row can be judged; `otherThreads` says whether its counts include threads whose timing
     /// varies (the asynchronous tolerances apply).
     case judged(otherThreads: Bool)
+    /// A row of the calling thread's own work (no view is notified) for a strategy the baseline
+    /// declares asynchronous, whose other threads can still move it: a store whose actor holds the
+    /// last state it sent makes the next write copy the array, or not, as that actor's timing
+    /// falls. Judged by what the baseline's own processes show (``Comparison``): where they agree,
+    /// as the calling thread's alone (exact counts, the synchronous tolerance); where they
+    /// disagree, as a row its other threads move (the asynchronous allowance, or the baseline's
+    /// spread where that is wider), its instruction count judged even under `--async-counts report`.
+    case callingThreadOfAsynchronousStore
     /// The row's class cannot be known: no verdict for it, and the reason.
     case noVerdict(String)
 
@@ -49,7 +59,7 @@ public enum RowClass: Sendable, Equatable {
             // A row no workload of this binary writes (another version's) is classed as a
             // workload that declares nothing is: by its strategy's delivery.
             switch SuiteRegistry.workload(suite: key.suite, rowWorkload: key.workload)?.measuredThreads ?? .strategyDelivery {
-            case .callingThread: return .judged(otherThreads: false)
+            case .callingThread: return declared.capabilities.delivery == .asynchronous ? .callingThreadOfAsynchronousStore : .judged(otherThreads: false)
             case .poolThreads: return .judged(otherThreads: true)
             case .strategyDelivery: return .judged(otherThreads: declared.capabilities.delivery == .asynchronous)
             }
