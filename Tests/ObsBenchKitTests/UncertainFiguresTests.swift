@@ -98,6 +98,23 @@ struct UncertainFiguresTests {
         for printed in tables { #expect(printed.text().split(separator: "\n").allSatisfy { $0.count <= SummaryTable.width }, "\(printed.text())") }
     }
 
+    @Test("a cell's difference is its figure minus plain's, never larger than the figure; rounds that all differ the other way from the figures do not decide")
+    func differenceAgreesWithFigure() throws {
+        // observations write-observed on 2026-12-04: a pooled median of 64.79 µs whose rounds'
+        // differences from plain had a median of 67.52 µs, printed "64.79 µs (+67.52 µs)".
+        let rows = [
+            Self.timed("write-observed", "plain", 26.7, 22.0, 30.0, rounds: [26, 30, 24, 28, 22, 27]),
+            Self.timed("write-observed", "observations", 64_790, 60_000, 71_000, rounds: [70_000, 60_000, 68_000, 71_000, 66_000, 69_000]),
+            // Every round above plain, the figures the other way round: the rounds do not decide it.
+            Self.timed("read-untracked", "plain", 30, 29, 31, rounds: [30, 30, 30, 30, 30, 30]),
+            Self.timed("read-untracked", "observations", 29, 28, 40, rounds: [31, 32, 31, 33, 31, 32]),
+        ]
+        let table = try #require(SummaryTable.latencyTables(of: .latency, rows: rows, strategies: ["plain", "observations"]).first)
+        let cells = Self.cells(table)
+        #expect(cells["observations"]?["write-observed"] == "64.79 µs (+64.76 µs)", "\(cells)")
+        #expect(cells["observations"]?["read-untracked"] == "29.0 ns (≈ plain (rounds disagree))", "\(cells)")
+    }
+
     @Test("the comparison's own rule: paired rounds decide a timing, layouts a count; a ratio only for a well-measured floor")
     func comparisonRule() throws {
         func pairs(_ row: [Double], _ floor: [Double]) -> [FloorComparison.RoundPair] { zip(row, floor).map { FloorComparison.RoundPair(row: $0, floor: $1) } }

@@ -13,10 +13,14 @@
 ///   where every paired round gives it the same sign and there are at least
 ///   ``minimumPairedRounds`` of them (a two-sided sign test at under 5%); where the signs differ
 ///   the cell says "≈ plain (rounds disagree)"; with fewer rounds, or one process, "not compared".
-///   The net printed is the median of the per-round differences, its interval their range
-///   (``netInterval``). "× plain" is the median of the per-round ratios, only where the net is
-///   supported and the floor is well measured (``isFloorWellMeasured``): the floor's values in
-///   those rounds lie within ±``maximumFloorRelativeHalfWidth`` of their median and it is at least
+///   The net printed is the row's figure minus the floor's, the two figures the cells print, so
+///   that a cell's difference always agrees with its figure (a median of per-round differences
+///   printed beside a pooled median could exceed the figure itself); its interval is the
+///   per-round differences' range (``netInterval``). Where the rounds agree in sign and the two
+///   figures differ the other way, the rounds do not decide it: "rounds disagree". "× plain" is
+///   the figure over the floor's, only where the net is supported and the floor is well measured
+///   (``isFloorWellMeasured``): the floor's values in those rounds lie within
+///   ±``maximumFloorRelativeHalfWidth`` of their median and it is at least
 ///   ``minimumTimedFloorNanoseconds``.
 /// - **An instruction count** is compared on its layouts (each layout one process): the net's
 ///   interval is the row's layouts' range minus the floor's, endpoints crossed; where it includes
@@ -114,16 +118,15 @@ public struct FloorComparison: Sendable, Equatable {
         guard let pairedRounds else { return .roundsUnknown }
         guard pairedRounds.count >= Self.minimumPairedRounds else { return .tooFewRounds(pairedRounds.count) }
         let differences = roundDifferences
-        return differences.allSatisfy { $0 > 0 } || differences.allSatisfy { $0 < 0 } ? .separated : .roundsDisagree
+        // The figures printed must differ the way every round does.
+        if differences.allSatisfy({ $0 > 0 }) { return value > floor ? .separated : .roundsDisagree }
+        if differences.allSatisfy({ $0 < 0 }) { return value < floor ? .separated : .roundsDisagree }
+        return .roundsDisagree
     }
 
-    /// Row − floor: for a timing, the median of the paired rounds' differences (the values' where
-    /// no round is paired); for a count, the values'.
-    public var net: Double {
-        let differences = roundDifferences.sorted()
-        guard measure == .time, !differences.isEmpty else { return value - floor }
-        return Statistics.percentile(differences, 0.5)
-    }
+    /// Row − floor: the two figures' difference, for a timing as for a count (whether the
+    /// processes support it is ``support``).
+    public var net: Double { value - floor }
 
     /// The net's interval: for a timing, the range of the paired rounds' differences; for a count,
     /// the row's lowest minus the floor's highest, to the row's highest minus the floor's lowest.
@@ -158,12 +161,11 @@ public struct FloorComparison: Sendable, Equatable {
         }
     }
 
-    /// Row ÷ floor where the net is beyond noise and the floor well measured (for a timing, the
-    /// median of the paired rounds' ratios); nil otherwise.
+    /// Row ÷ floor, the two figures', where the net is beyond noise and the floor well measured;
+    /// nil otherwise.
     public var ratio: Double? {
         guard !isWithinNoise, isFloorWellMeasured else { return nil }
-        guard measure == .time else { return value / floor }
-        return Statistics.percentile((pairedRounds ?? []).map { $0.row / $0.floor }.sorted(), 0.5)
+        return value / floor
     }
 
     /// What a table prints beside the row's value: "≈ plain", "≈ plain (rounds disagree)", "not
@@ -182,8 +184,8 @@ public struct FloorComparison: Sendable, Equatable {
 
     /// The footnote that says how a table's comparisons are made, naming the floor.
     static func footnote(floorName: String) -> String {
-        "+/-: net of \(floorName), from each worker process's median (the process is the unit of replication): timed, the median of the "
-            + "per-round differences, printed only where all of at least \(minimumPairedRounds) rounds paired by number agree in sign (else "
+        "+/-: net of \(floorName), the figure minus \(floorName)'s, judged from each worker process's median (the process is the unit of replication): timed, "
+            + "printed only where all of at least \(minimumPairedRounds) rounds paired by number agree in sign with it (else "
             + "\"≈ \(floorName) (rounds disagree)\"; fewer rounds: \"not compared\"); counted, where the layouts' ranges do not overlap (else ≈ \(floorName)). "
             + "× \(floorName) only where \(floorName)'s rounds (layouts) are within ±\(NumberFormat.percent(maximumFloorRelativeHalfWidth)) of it and, timed, it is "
             + "\(NumberFormat.count(minimumTimedFloorNanoseconds)) ns or more (docs/method.md, \"Comparisons\")"
