@@ -192,8 +192,10 @@ struct ReportTests {
         try Data("<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><rect/></svg>".utf8)
             .write(to: folder.appendingPathComponent("plots/latency.svg"))
         let rows = [
-            Self.row("latency", "write-observed", "plain", "latency", 100), Self.row("latency", "write-observed", "observable", "latency", 3_000),
-            Self.row("latency", "write-observed", "published", "latency", 1_500), Self.row("latency", "read-untracked", "observable", "latency", 50),
+            // Eight processes each, every one putting published ahead: a winner, not a tie.
+            Self.row("latency", "write-observed", "plain", "latency", 100, processes: 8),
+            Self.row("latency", "write-observed", "observable", "latency", 3_000, processes: 8),
+            Self.row("latency", "write-observed", "published", "latency", 1_500, processes: 8), Self.row("latency", "read-untracked", "observable", "latency", 50),
             Self.row("latency", "read-untracked", "plain", "latency", 11),
         ]
         let claims = ClaimsFile(method: "how", claims: [Self.claim([Self.check(Self.select("observable"), minus: Self.select("plain"), low: 2, high: 5)])])
@@ -307,6 +309,27 @@ struct ReportTests {
 
     static func entry(_ guide: ProfileGuide, _ prefix: String) throws -> ProfileGuide.Entry {
         try #require(guide.entries.first { $0.profile.hasPrefix(prefix) })
+    }
+
+    @Test("a timed profile names a winner only where at least 6 paired rounds all put it ahead of the next; otherwise both are tied, with why")
+    func guideTies() throws {
+        func write(_ strategy: String, _ rounds: [Double]) -> ResultRow {
+            let byRound = Dictionary(uniqueKeysWithValues: rounds.enumerated().map { ($0.offset + 1, $0.element) })
+            return Self.row("latency", "write-observed", strategy, "latency", rounds.sorted()[rounds.count / 2], processes: rounds.count, perProcess: byRound)
+        }
+        // published's pooled median is lower, but observable is ahead in 1 of 8 rounds.
+        let interleaved = [write("published", [90, 95, 91, 130, 92, 94, 93, 96]), write("observable", [100, 101, 99, 100, 102, 100, 101, 99])]
+        let tied = try Self.entry(ProfileGuide(rows: interleaved), "Write-heavy")
+        #expect(tied.ranking.map(\.strategy) == ["published", "observable"])
+        #expect(tied.tie == "rounds disagree: published ahead in 7 of 8 rounds", "\(tied.tie ?? "nil")")
+        let separated = [write("published", [90, 95, 91, 93, 92, 94, 93, 96]), write("observable", [100, 101, 99, 100, 102, 100, 101, 99])]
+        #expect(try Self.entry(ProfileGuide(rows: separated), "Write-heavy").tie == nil)
+        let oneProcess = [write("published", [90]), write("observable", [100])]
+        #expect(try Self.entry(ProfileGuide(rows: oneProcess), "Write-heavy").tie == "one process each: not shown to repeat")
+        // The report names both, tied, in the winner's column.
+        let markdown = RunReport(runDirectory: URL(fileURLWithPath: "/nonexistent"), rows: interleaved, metadata: nil, claims: .failure(ClaimsError.leftOut), chartNote: nil)
+            .blocks.compactMap { block -> [[String]]? in if case .table(_, let rows) = block { rows } else { nil } }.flatMap { $0 }
+        #expect(markdown.contains { $0.first?.hasPrefix("Write-heavy") == true && $0[1].hasPrefix("tied: **published**") }, "\(markdown)")
     }
 
     @Test("cross-field invariants rank only strategies declaring transactions whose views re-ran and showed nothing torn; the rest is observed, not ranked")

@@ -58,6 +58,31 @@ public struct ProfileGuide: Sendable {
         public var observed: [(strategy: String, value: String)]
         /// Why nobody is ranked, when nobody is.
         public var remark: String?
+        /// Why the first and second cannot be told apart, where the worker processes do not
+        /// support the order (``ProfileGuide/tie(_:_:rounds:)``): the guide then names them tied.
+        public var tie: String?
+    }
+
+    /// Why `first` (ranked ahead) and `next` cannot be told apart by the worker processes that
+    /// measured their deciding rows, or nil where they can: at least
+    /// ``FloorComparison/minimumPairedRounds`` rounds, paired by number, each put `first` ahead, the
+    /// rule the tables use. `rounds` gives a strategy's deciding value in each round (its rows'
+    /// per-round medians, summed where the profile sums rows); nil where those are not known.
+    static func tie(_ first: String, _ next: String, rounds: (String) -> [Int: Double]?) -> String? {
+        guard let a = rounds(first), let b = rounds(next) else { return "the processes behind \(first) and \(next) are not known" }
+        let paired = a.keys.filter { b[$0] != nil }.sorted()
+        guard paired.count >= FloorComparison.minimumPairedRounds else {
+            return paired.count <= 1 ? "one process each: not shown to repeat" : "\(paired.count) rounds, fewer than \(FloorComparison.minimumPairedRounds)"
+        }
+        let ahead = paired.filter { a[$0]! < b[$0]! }.count
+        return ahead == paired.count ? nil : "rounds disagree: \(first) ahead in \(ahead) of \(paired.count) rounds"
+    }
+
+    /// Per-round values summed over several rows (the rounds every one has); nil where any is not known.
+    static func summed(_ parts: [[Int: Double]?]) -> [Int: Double]? {
+        guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
+        let rounds = parts.map { Set($0!.keys) }.reduce(Set(parts[0]!.keys)) { $0.intersection($1) }
+        return Dictionary(uniqueKeysWithValues: rounds.map { round in (round, parts.reduce(0) { $0 + $1![round]! }) })
     }
 
     public var entries: [Entry]
@@ -92,7 +117,7 @@ public struct ProfileGuide: Sendable {
             evidence.entry(
                 profile: "Few objects, many views (one record shown in many places)",
                 decidedBy: "a write until all S views reading the written field have re-run" + (commonS.map { " (S = \($0))" } ?? ""),
-                needs: [shared]
+                needs: [shared], rounds: { evidence.rounds(shared, $0, subscribers: commonS) }
             ) { strategy, _ in
                 guard let commonS, let latency = evidence.value(shared, strategy, subscribers: commonS) else { return .lacking("no \(shared) row at S = \(commonS ?? 0)") }
                 return .ranked(latency, NumberFormat.nanoseconds(latency))
@@ -107,7 +132,9 @@ public struct ProfileGuide: Sendable {
         func latencyEntry(_ profile: String, decidedBy: String, workload: String, perView: Bool, unit: String = "", everyChange: Bool = false) -> Entry {
             let decisive = Need(.latency, workload, .latency)
             let promise = everyChange ? "observes and does not coalesce (capabilities.coalesces: false)" : "observes (re-runs views)"
-            return evidence.entry(profile: profile, decidedBy: decidedBy, promise: promise, needs: [decisive] + (perView ? [subscription] : [])) { strategy, descriptor in
+            return evidence.entry(
+                profile: profile, decidedBy: decidedBy, promise: promise, needs: [decisive] + (perView ? [subscription] : []), rounds: { evidence.rounds(decisive, $0) }
+            ) { strategy, descriptor in
                 if everyChange, descriptor.capabilities.coalesces {
                     return .notRanked("declares that it coalesces (capabilities.coalesces): several writes may reach a view as one re-run, so not every change is shown")
                 }
@@ -158,7 +185,11 @@ public struct ProfileGuide: Sendable {
             profile: "A searched, filtered, sorted list (the design notes' property inspector)",
             decidedBy:
                 "the derived suite's five filtered-sorted writes (membership, order, an unread field, the same value, the query), each until every view of the list and its rows has caught up, summed, net of the harness where the strategy's concrete loops measured them (the same writes on its own types, as an app writes them); in the strategy's usual derivation, with the view re-runs they caused and how many showed nothing new",
-            needs: latencies + reruns + avoidable
+            needs: latencies + reruns + avoidable,
+            rounds: { strategy in
+                let app = concrete.compactMap { evidence.value($0, strategy) }
+                return ProfileGuide.summed((app.count == concrete.count ? concrete : latencies).map { evidence.rounds($0, strategy) })
+            }
         ) { strategy, _ in
             let app = concrete.compactMap { evidence.value($0, strategy) }
             let netOfHarness = app.count == concrete.count
@@ -231,7 +262,7 @@ public struct ProfileGuide: Sendable {
         return evidence.entry(
             profile: "Bursty writes, only the last state shown (a sync engine's batch, a slider dragged)",
             decidedBy: "a burst of \(size) writes to one record, settled once, until its one view shows the last (write-burst-\(size)), with the view's re-runs per burst",
-            needs: [burst, reruns]
+            needs: [burst, reruns], rounds: { evidence.rounds(burst, $0) }
         ) { strategy, _ in
             let latency = evidence.value(burst, strategy)!
             return .ranked(latency, "\(NumberFormat.nanoseconds(latency)) per burst, \(NumberFormat.count(evidence.value(reruns, strategy)!)) re-runs")
@@ -276,7 +307,7 @@ public struct ProfileGuide: Sendable {
             decidedBy:
                 "declared transactions, then the two-field transaction's latency; the consistency workloads must show nothing torn in at least \(NumberFormat.count(minimumObservedStates)) observed states (views re-run on transactions)",
             promise: "declares transactions (capabilities.transactional)", promised: \.transactional,
-            needs: torn + reruns + transactions + [transaction],
+            needs: torn + reruns + transactions + [transaction], rounds: { evidence.rounds(transaction, $0) },
             contradicted: { strategy in
                 // Before any row it lacks: a store that tore is not a candidate whatever else is missing.
                 evidence.declarationCheck.contradictions(of: strategy).first.map {
@@ -350,6 +381,11 @@ public struct ProfileGuide: Sendable {
             measured(need, strategy).first { row in objects.map { row.objects == $0 } ?? true && subscribers.map { row.subscribers == $0 } ?? true }?.value
         }
 
+        /// Each round's (worker process's) value of `need` for `strategy`, at a sweep point where given.
+        func rounds(_ need: Need, _ strategy: String, objects: Int? = nil, subscribers: Int? = nil) -> [Int: Double]? {
+            measured(need, strategy).first { row in objects.map { row.objects == $0 } ?? true && subscribers.map { row.subscribers == $0 } ?? true }?.roundValues
+        }
+
         /// The largest sweep point every strategy that observes and has rows of `need` reached.
         func commonLargest(_ need: Need, _ point: KeyPath<ResultRow, Int>) -> Int? {
             strategies.filter { descriptor($0).map { $0.capabilities.granularity != .none } ?? false }
@@ -385,8 +421,8 @@ public struct ProfileGuide: Sendable {
         /// silently, as the report's introduction says.
         func entry(
             profile: String, decidedBy: String, promise: String = "observes (re-runs views)", promised: (Capabilities) -> Bool = { _ in true },
-            needs: [Need], contradicted: (String) -> String? = { _ in nil }, observed describe: ((String) -> String)? = nil,
-            judge: (String, StrategyDescriptor) -> Judgement
+            needs: [Need], rounds: ((String) -> [Int: Double]?)? = nil, contradicted: (String) -> String? = { _ in nil },
+            observed describe: ((String) -> String)? = nil, judge: (String, StrategyDescriptor) -> Judgement
         ) -> Entry {
             var ranked: [(key: Double, strategy: String, value: String)] = []
             var leftOut: [(strategy: String, reason: String)] = []
@@ -432,9 +468,12 @@ public struct ProfileGuide: Sendable {
                         + (notRun.isEmpty ? "" : " (\(notRun.map { "the \($0) suite was not run" }.joined(separator: "; ")))")
                 }
             }
+            // A timed profile names a winner only where the processes support it against the next;
+            // one decided by exact counts (bytes) or a fit with its own interval keeps its order.
+            let tie = rounds.flatMap { rounds in ranking.count >= 2 ? ProfileGuide.tie(ranking[0].strategy, ranking[1].strategy, rounds: rounds) : nil }
             return Entry(
                 profile: profile, decidedBy: decidedBy, promise: promise, needs: needs, ranking: ranking, leftOut: leftOut, observed: observed,
-                remark: remark)
+                remark: remark, tie: tie)
         }
     }
 }

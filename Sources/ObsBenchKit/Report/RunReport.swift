@@ -1,8 +1,9 @@
 import Foundation
 import ObservationStrategies
 
-/// A run turned into one page: the machine, a guide naming the winner of each profile, each
-/// suite's headline table and chart, and the claims check. Rendered as `report.md` and as a single
+/// A run turned into one page, the answer first: a guide naming the winner of each profile (or
+/// the strategies the processes cannot separate), then each suite's headline table and chart, the
+/// claims check, and last the machine, the strategies' declarations and what contradicts them. Rendered as `report.md` and as a single
 /// self-contained `report.html` (charts inlined as SVG).
 public struct RunReport: Sendable {
     /// The pieces of the page, rendered alike to markdown and HTML.
@@ -39,32 +40,6 @@ public struct RunReport: Sendable {
         if let problem = metadata?.partialRunProblem {
             blocks.append(.paragraph("**Only part of a run.** This folder cannot be read as a whole run: \(problem)."))
         }
-
-        blocks.append(.heading(level: 2, text: "Machine and toolchain"))
-        if let metadata {
-            blocks.append(
-                .table(
-                    header: ["fact", "value"],
-                    rows: [
-                        ["host", metadata.host], ["CPU", "\(metadata.cpuModel), \(metadata.coreCount) cores"],
-                        ["Swift", metadata.swiftVersion], ["build", metadata.buildConfiguration], ["allocator", metadata.allocator],
-                        ["git revision", metadata.gitRevision], ["started", metadata.time], ["finished", metadata.finishedTime ?? "—"],
-                        ["status", metadata.status.rawValue], ["sampling", metadata.quick ? "--quick (short: for CI, not for conclusions)" : "full"],
-                        ["suites", metadata.suites.joined(separator: ", ")], ["strategies", metadata.strategies.joined(separator: ", ")],
-                        ["workloads", metadata.workloads.map { "only \($0.joined(separator: ", ")) (--workload)" } ?? "all"],
-                        ["command", metadata.commandLine.joined(separator: " ")],
-                    ] + (metadata.mergedShards.map { [["merged from", "\($0.count) shards (obsbench merge): \($0.joined(separator: ", "))"]] } ?? [])))
-        } else {
-            blocks.append(.paragraph("No `run.json` beside the results: machine facts unknown."))
-        }
-
-        if let details = metadata?.strategyDetails, !details.isEmpty {
-            blocks.append(.heading(level: 2, text: "Strategies"))
-            blocks.append(.paragraph("As each strategy describes itself (from `run.json`): what a notification is about, when views re-run, and the component measured."))
-            blocks.append(.table(header: StrategyDescriptor.tableHeader + ["what it is"], rows: details.map { $0.tableCells + [$0.summary] }))
-        }
-
-        blocks += Self.declarations(DeclarationCheck(rows: rows, metadata: metadata), consistencyRun: rows.contains { $0.suite == Suite.consistency.name })
 
         blocks.append(.heading(level: 2, text: "Which strategy for which app"))
         blocks += Self.guide(ProfileGuide(rows: rows, metadata: metadata))
@@ -112,6 +87,32 @@ public struct RunReport: Sendable {
                 "\(counts[.holds] ?? 0) hold, \(counts[.refuted] ?? 0) refuted, \(counts[.notMeasurable] ?? 0) not measurable here, \(counts[.notShownToRepeat] ?? 0) not shown to repeat (one process), \(counts[.roundsDisagree] ?? 0) where rounds disagree, of \(verdicts.count) claims in `claims/claims.json`."
             blocks.append(.paragraph(claimsSummary))
         }
+        blocks.append(.heading(level: 2, text: "Machine and toolchain"))
+        if let metadata {
+            blocks.append(
+                .table(
+                    header: ["fact", "value"],
+                    rows: [
+                        ["host", metadata.host], ["CPU", "\(metadata.cpuModel), \(metadata.coreCount) cores"],
+                        ["Swift", metadata.swiftVersion], ["build", metadata.buildConfiguration], ["allocator", metadata.allocator],
+                        ["git revision", metadata.gitRevision], ["started", metadata.time], ["finished", metadata.finishedTime ?? "—"],
+                        ["status", metadata.status.rawValue], ["sampling", metadata.quick ? "--quick (short: for CI, not for conclusions)" : "full"],
+                        ["suites", metadata.suites.joined(separator: ", ")], ["strategies", metadata.strategies.joined(separator: ", ")],
+                        ["workloads", metadata.workloads.map { "only \($0.joined(separator: ", ")) (--workload)" } ?? "all"],
+                        ["command", metadata.commandLine.joined(separator: " ")],
+                    ] + (metadata.mergedShards.map { [["merged from", "\($0.count) shards (obsbench merge): \($0.joined(separator: ", "))"]] } ?? [])))
+        } else {
+            blocks.append(.paragraph("No `run.json` beside the results: machine facts unknown."))
+        }
+
+        if let details = metadata?.strategyDetails, !details.isEmpty {
+            blocks.append(.heading(level: 2, text: "Strategies"))
+            blocks.append(.paragraph("As each strategy describes itself (from `run.json`): what a notification is about, when views re-run, and the component measured."))
+            blocks.append(.table(header: StrategyDescriptor.tableHeader + ["what it is"], rows: details.map { $0.tableCells + [$0.summary] }))
+        }
+
+        blocks += Self.declarations(DeclarationCheck(rows: rows, metadata: metadata), consistencyRun: rows.contains { $0.suite == Suite.consistency.name })
+
         blocks.append(
             .paragraph(
                 "Files: `results.csv` (every statistic), `samples.csv` (raw samples), `rounds.csv` (each worker's rows), `run.json`, `plots/`. Regenerate this page with `obsbench report` on this folder."
@@ -131,8 +132,14 @@ public struct RunReport: Sendable {
         var notes: [String] = []
         for entry in guide.entries {
             let ranking = entry.ranking
-            let winner = ranking.first.map { "**\($0.strategy)** (\($0.value))" } ?? "—"
-            let next = ranking.dropFirst().prefix(2).map { "\($0.strategy) (\($0.value))" }.joined(separator: ", ")
+            var winner = ranking.first.map { "**\($0.strategy)** (\($0.value))" } ?? "—"
+            var following = ranking.dropFirst()
+            if let tie = entry.tie, let second = following.first {
+                // The processes do not support the order: both named, tied, and why.
+                winner = "tied: **\(ranking[0].strategy)** (\(ranking[0].value)) and **\(second.strategy)** (\(second.value)); \(tie)"
+                following = following.dropFirst()
+            }
+            let next = following.prefix(2).map { "\($0.strategy) (\($0.value))" }.joined(separator: ", ")
             table.append([
                 entry.profile, winner, next.isEmpty ? "—" : next, entry.promise, entry.remark.map { "\(entry.decidedBy); \($0)" } ?? entry.decidedBy,
                 entry.needs.map { "`\($0)`" }.joined(separator: "<br>"),
