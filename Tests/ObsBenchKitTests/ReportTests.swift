@@ -322,6 +322,9 @@ struct ReportTests {
         let tied = try Self.entry(ProfileGuide(rows: interleaved), "Write-heavy")
         #expect(tied.ranking.map(\.strategy) == ["published", "observable"])
         #expect(tied.tie == "rounds disagree: published ahead in 7 of 8 rounds", "\(tied.tie ?? "nil")")
+        // The page's first lines say it in one line per profile.
+        let answer = RunReport.answer(tied)
+        #expect(answer.hasPrefix("**Write-heavy, each change shown**: tied, published ") && answer.hasSuffix("(rounds disagree: published ahead in 7 of 8 rounds)"), "\(answer)")
         let separated = [write("published", [90, 95, 91, 93, 92, 94, 93, 96]), write("observable", [100, 101, 99, 100, 102, 100, 101, 99])]
         #expect(try Self.entry(ProfileGuide(rows: separated), "Write-heavy").tie == nil)
         let oneProcess = [write("published", [90]), write("observable", [100])]

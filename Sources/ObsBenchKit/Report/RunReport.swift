@@ -123,7 +123,8 @@ public struct RunReport: Sendable {
     /// it and the rows it needs), then, per profile, who was left out and why, and what strategies
     /// that do not promise the property showed.
     static func guide(_ guide: ProfileGuide) -> [Block] {
-        var blocks: [Block] = [
+        var blocks: [Block] = [.list(guide.entries.map(Self.answer))]
+        blocks += [
             .paragraph(
                 "Drawn from this run's numbers. A profile ranks only strategies whose declared capabilities promise what it needs (every profile: views that re-run, so `plain` never competes) and that have every row it names; a strategy left out is listed below with why. A close second is often a fine choice: see the tables below."
             )
@@ -158,6 +159,23 @@ public struct RunReport: Sendable {
         blocks.append(.table(header: ["profile", "winner", "next", "ranks only a store that", "decided by", "rows it needs"], rows: table))
         if !notes.isEmpty { blocks.append(.list(notes)) }
         return blocks
+    }
+
+    /// One profile's answer in a line, for the top of the page: the winner and the number that
+    /// decides it, or the two the processes cannot separate, or why nobody is ranked.
+    static func answer(_ entry: ProfileGuide.Entry) -> String {
+        // The deciding number: the value's text up to its first qualification.
+        func number(_ value: String) -> String {
+            String(value.prefix { $0 != ";" && $0 != "(" && $0 != "[" }).trimmingCharacters(in: .whitespaces)
+        }
+        let profile = "**\(entry.profile.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces))**"
+        guard let first = entry.ranking.first else { return "\(profile): \(entry.remark ?? "nobody is ranked")" }
+        if let tie = entry.tie, entry.ranking.count > 1 {
+            let second = entry.ranking[1]
+            return "\(profile): tied, \(first.strategy) \(number(first.value)) and \(second.strategy) \(number(second.value)) (\(tie))"
+        }
+        let next = entry.ranking.dropFirst().first.map { "; next \($0.strategy), \(number($0.value))" } ?? ""
+        return "\(profile): \(first.strategy), \(number(first.value))\(next)"
     }
 
     /// "Declarations against measurements": each declaration this run's rows contradict, or that
