@@ -64,9 +64,17 @@ final class CombineDerivations {
         switch style {
         case .viewBody:
             views[ObjectIdentifier(handle)] = (handle, nil, cancellables)
-            // Strongly: a main-actor class is Sendable; the cycle ends when the view is cancelled.
-            handle.setRender { [self] handle in Self.runBody(handle, reads: self.reads) }
-            Self.runBody(handle, reads: reads)
+            switch reads {
+            case .fields(let read):
+                // What the body reads is fixed now, once: a re-run evaluates and records, nothing else.
+                let body = FieldsBody(handle: handle, read: read)
+                handle.setRender { _ in body.run() }
+                body.run()
+            case .oneProperty:
+                // Strongly: a main-actor class is Sendable; the cycle ends when the view is cancelled.
+                handle.setRender { [self] handle in Self.runBody(handle, reads: self.reads) }
+                Self.runBody(handle, reads: reads)
+            }
         case .pipeline:
             let pull = PassthroughSubject<Void, Never>()
             cancellables.append(
@@ -115,6 +123,46 @@ final class CombineDerivations {
             handle.recordRun { reader.append(handle.spec, to: &$0) }
         case .oneProperty(let makeReader):
             handle.recordRun { ComputedReader.append(handle.spec, of: handle, readingEachProperty: makeReader, to: &$0) }
+        }
+    }
+}
+
+/// A view body of computed properties over records read one field at a time (an
+/// `ObservableObject` per record), made once when the view subscribes: its nodes, their graph and
+/// how a field is read are fixed then, as an app's view body is written once, so that a re-run
+/// evaluates the nodes it reads and records what it showed, and does no other work. It is its own
+/// reader: handed to a node as `any DerivedReader`, it is one reference, with no value to copy.
+///
+/// `read` is `nonisolated(unsafe)`: set in `init` and only called after, by the view's runs on the
+/// main actor (``run()``) and the node evaluations they make. The handle is `unowned(unsafe)`: it
+/// holds this body through its render closure, and so outlives it.
+@MainActor
+private final class FieldsBody: DerivedReader {
+    unowned(unsafe) let handle: DerivedViewHandle
+    nonisolated(unsafe) let read: (FieldRef) -> FieldValue
+    let graph: [DerivedNode]
+    let roots: [Int]
+    let fields: [FieldRef]
+
+    init(handle: DerivedViewHandle, read: @escaping (FieldRef) -> FieldValue) {
+        self.handle = handle
+        self.read = read
+        graph = handle.spec.graph.nodes
+        roots = handle.spec.nodes
+        fields = handle.spec.fields
+    }
+
+    nonisolated func field(_ ref: FieldRef) -> FieldValue { read(ref) }
+    nonisolated func node(_ index: Int) -> DerivedValue {
+        handle.recordEvaluation(ofNode: index)
+        return graph[index].evaluate(self)
+    }
+
+    /// One run of the view body: each node it reads evaluated as it is read, then its fields.
+    func run() {
+        handle.recordRun { output in
+            for index in roots { output.append(node(index)) }
+            for ref in fields { output.append(.field(read(ref))) }
         }
     }
 }
