@@ -134,7 +134,19 @@ struct ProfileCommand: ParsableCommand {
         let irPerOperation = Dictionary(
             results.filter { $0.metric == .instructions }.compactMap { row in row.value.map { (RowKey(row), $0) } },
             uniquingKeysWith: { a, _ in a })
-        print(rows.map { ProfileSummary.text($0, top: top, resultIrPerOperation: irPerOperation[$0.key]) }.joined(separator: "\n"), terminator: "")
+        // Each counted row's retains and releases as results.csv has them: the layouts' range.
+        func range(_ metric: Metric, of key: RowKey) -> ClosedRange<Double>? {
+            var wanted = key
+            wanted.metric = metric
+            wanted.unit = metric.unit
+            guard let row = results.first(where: { RowKey($0) == wanted }), row.rounds > 1, let statistics = row.statistics else { return nil }
+            return statistics.min...statistics.max
+        }
+        print(
+            rows.map {
+                ProfileSummary.text(
+                    $0, top: top, resultIrPerOperation: irPerOperation[$0.key], retainRanges: (range(.retains, of: $0.key), range(.releases, of: $0.key)))
+            }.joined(separator: "\n"), terminator: "")
     }
 
     /// The filters given, as they were typed, for the message when no row matches them.

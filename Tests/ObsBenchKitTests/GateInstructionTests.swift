@@ -169,7 +169,7 @@ struct GateRoundsTests {
     func memoryUnit() {
         #expect(
             SummaryTable.memoryUnit(notes: ["jemalloc 5.3.0-0-g54eaed1d8b56b1aa528be3bdd1877e59c56fa90c, stats.allocated (size classes, all threads, thread cache off)"]).contains(
-                "exact counts from jemalloc"))
+                "from jemalloc's own counters, exact counts of each strategy's one worker process"))
         let glibc = SummaryTable.memoryUnit(notes: ["glibc malloc (mallinfo2): chunk bytes incl. headers, thread cache off; jemalloc not found"])
         #expect(glibc.contains("glibc's mallinfo2") && !glibc.contains("exact"))
     }

@@ -98,6 +98,20 @@ struct UncertainFiguresTests {
         for printed in tables { #expect(printed.text().split(separator: "\n").allSatisfy { $0.count <= SummaryTable.width }, "\(printed.text())") }
     }
 
+    @Test("the burst footnote gives a count's process range where the processes differ, and the figure alone where they agree")
+    func burstRange() {
+        func reruns(_ size: Int, _ rounds: [Double]) -> ResultRow {
+            var row = ResultRow(
+                runID: "r", suite: "latency", workload: WriteBurstWorkload.rowName(size), strategy: "grdb-pool", executor: "main-actor", objects: 1_000,
+                subscribers: 1, concurrency: 1, metric: .rerunsPerBurst, unit: Metric.rerunsPerBurst.unit, statistics: Statistics(exact: rounds.sorted()[rounds.count / 2]),
+                rounds: rounds.count)
+            row.roundValues = Self.byRound(rounds)
+            return row
+        }
+        let text = SummaryTable.burstFootnote(rows: [reruns(1, [1, 1]), reruns(10, [2, 7.9]), reruns(100, [26, 68])], suite: "latency", strategies: ["grdb-pool"])
+        #expect(text?.hasSuffix("grdb-pool 1/7.9 (2–7.9 over 2 processes)/68 (26–68 over 2 processes)") == true, "\(text ?? "nil")")
+    }
+
     @Test("a cell's difference is its figure minus plain's, never larger than the figure; rounds that all differ the other way from the figures do not decide")
     func differenceAgreesWithFigure() throws {
         // observations write-observed on 2026-12-04: a pooled median of 64.79 µs whose rounds'

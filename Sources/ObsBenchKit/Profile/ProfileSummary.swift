@@ -145,14 +145,23 @@ public struct ProfileSummary: Sendable {
     /// `top` functions by own Ir/op, with their inclusive Ir/op where it is the operation's own
     /// (``InclusiveCost``). Shares only for a row of ``minimumInstructionsForShares`` or more; a
     /// share below 0 or above 100% is marked and explained under the table that prints it.
-    public static func text(_ row: Row, top: Int, resultIrPerOperation: Double? = nil) -> String {
+    /// `retainRanges`: the range of the row's retains and releases over its layouts (results.csv),
+    /// printed beside their mean where the layouts differ.
+    public static func text(
+        _ row: Row, top: Int, resultIrPerOperation: Double? = nil, retainRanges: (retains: ClosedRange<Double>?, releases: ClosedRange<Double>?) = (nil, nil)
+    ) -> String {
         var text = "\(row.key.benchmark)"
         if let error = row.error { return text + "\n  no profile: \(error)\n" }
         let total = row.total
         text += ": \(NumberFormat.instructions(total))/op in \(row.functions.count) functions"
         if let resultIrPerOperation { text += " (results.csv: \(NumberFormat.instructions(resultIrPerOperation))/op)" }
         if let retains = row.retains, let releases = row.releases {
-            text += "; \(ReferenceCounts.text(retains)) retains/op, \(ReferenceCounts.text(releases)) releases/op"
+            // The mean over layouts, with their range where they differ: one figure from several processes.
+            func counted(_ value: Double, _ range: ClosedRange<Double>?) -> String {
+                guard let range, range.upperBound > range.lowerBound else { return ReferenceCounts.text(value) }
+                return "\(ReferenceCounts.text(value)) (layouts \(ReferenceCounts.text(range.lowerBound))–\(ReferenceCounts.text(range.upperBound)))"
+            }
+            text += "; \(counted(retains, retainRanges.retains)) retains/op, \(counted(releases, retainRanges.releases)) releases/op"
         }
         text += "\n\n"
         let groupShares = row.groups.map { share($0.perOperation, of: total) }

@@ -66,13 +66,15 @@ public struct SummaryTable: Sendable {
     }
 
     /// What the memory table's numbers are, from what the rows say was used: jemalloc's exact
-    /// counters, or glibc's `mallinfo2` (chunk bytes, headers included, no allocation counts).
+    /// counters, or glibc's `mallinfo2` (chunk bytes, headers included, no allocation counts), and
+    /// that each comes from one worker process (the memory suite runs one per strategy).
     static func memoryUnit(notes: [String]) -> String {
         let glibc = MemoryProbe.Allocator.glibc.description
         let usedGlibc = notes.contains { $0.contains(glibc) }
         let usedJemalloc = notes.contains { $0.hasPrefix("jemalloc ") }
         switch (usedJemalloc, usedGlibc) {
-        case (true, false): return "bytes (B) and allocations, exact counts from jemalloc's own counters"
+        case (true, false):
+            return "bytes (B) and allocations from jemalloc's own counters, exact counts of each strategy's one worker process (not shown to repeat across processes)"
         case (false, true): return "bytes (B) from glibc's mallinfo2 (chunk bytes, headers included; no allocation counts): jemalloc was not found"
         case (true, true): return "bytes (B) and allocations: jemalloc's counters in some rows, glibc's mallinfo2 in others (see each row's note)"
         case (false, false): return "bytes (B) and allocations"

@@ -123,18 +123,27 @@ extension SummaryTable {
     }
 
     /// The re-runs each burst of `write-burst-K` gave, per strategy ("observable 1/10/100"): what
-    /// its time per burst bought. Nil when the run has no burst rows.
+    /// its time per burst bought, with the range the worker processes gave where they differ
+    /// ("grdb-pool 1/6.002 (1.71–7.90)/…"). Nil when the run has no burst rows.
     static func burstFootnote(rows: [ResultRow], suite: String, strategies: [String]) -> String? {
         let sizes = WriteBurstWorkload.bursts
         let cells = strategies.compactMap { strategy -> String? in
             let counts = sizes.map { size in
-                rows.first(RowQuery(suite: suite, workload: WriteBurstWorkload.rowName(size), strategy: strategy, metric: .rerunsPerBurst))?.value
+                rows.first(RowQuery(suite: suite, workload: WriteBurstWorkload.rowName(size), strategy: strategy, metric: .rerunsPerBurst))
             }
-            guard counts.contains(where: { $0 != nil }) else { return nil }
-            return "\(strategy) " + counts.map { $0.map(NumberFormat.compared) ?? "—" }.joined(separator: "/")
+            guard counts.contains(where: { $0?.value != nil }) else { return nil }
+            return "\(strategy) " + counts.map { $0.map(Self.countWithProcesses) ?? "—" }.joined(separator: "/")
         }
         guard !cells.isEmpty else { return nil }
         return "re-runs per burst of \(sizes.map(String.init).joined(separator: "/")) writes settled once (write-burst-K: 1 where the strategy coalesces): "
             + cells.joined(separator: " · ")
+    }
+
+    /// A count's figure, and the lowest and highest its worker processes gave where they differ.
+    static func countWithProcesses(_ row: ResultRow) -> String {
+        guard let value = row.value else { return "—" }
+        let processes = row.orderedRoundValues
+        guard let low = processes.min(), let high = processes.max(), high > low else { return NumberFormat.compared(value) }
+        return "\(NumberFormat.compared(value)) (\(NumberFormat.compared(low))–\(NumberFormat.compared(high)) over \(processes.count) processes)"
     }
 }
