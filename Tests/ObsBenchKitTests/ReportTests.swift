@@ -311,6 +311,15 @@ struct ReportTests {
         try #require(guide.entries.first { $0.profile.hasPrefix(prefix) })
     }
 
+    @Test("the derived section's avoidable share never says all or none of the re-runs when it is neither")
+    func avoidableShare() {
+        #expect(RunReport.avoidableShare(891, of: 895) == "99.6 %")
+        #expect(RunReport.avoidableShare(895, of: 895) == "100 %")
+        #expect(RunReport.avoidableShare(2, of: 895) == "0.2 %")
+        #expect(RunReport.avoidableShare(0, of: 895) == "0 %")
+        #expect(RunReport.avoidableShare(90, of: 180) == "50 %")
+    }
+
     @Test("a timed profile names a winner only where at least 6 paired rounds all put it ahead of the next; otherwise both are tied, with why")
     func guideTies() throws {
         func write(_ strategy: String, _ rounds: [Double]) -> ResultRow {

@@ -29,7 +29,7 @@ extension RunReport {
             let glitches = value(strategy, DiamondWorkload().name + style, .glitchesPerWrite)
             return [
                 strategy + style, "\(measured.count) of \(writes.count)", NumberFormat.compared(total), NumberFormat.compared(shown),
-                total > 0 ? "\(Int((shown / total * 100).rounded())) %" : "—", glitches.map(NumberFormat.compared) ?? "—",
+                total > 0 ? Self.avoidableShare(shown, of: total) : "—", glitches.map(NumberFormat.compared) ?? "—",
             ]
         }
         return [
@@ -39,5 +39,15 @@ extension RunReport {
             ),
             .table(header: ["strategy", "writes measured", "re-runs", "avoidable", "avoidable share", "diamond glitches/write"], rows: table),
         ]
+    }
+
+    /// `part` of `total` as a percentage, to the nearest percent unless that would say all or none
+    /// of them: 891 of 895 is "99.6 %", not "100 %"; 2 of 895 is "0.2 %", not "0 %".
+    static func avoidableShare(_ part: Double, of total: Double) -> String {
+        let percent = part / total * 100
+        let rounded = percent.rounded()
+        if rounded == 100, part < total { return String(format: "%.1f %%", min(percent, 99.9)) }
+        if rounded == 0, part > 0 { return String(format: "%.1f %%", max(percent, 0.1)) }
+        return "\(Int(rounded)) %"
     }
 }
