@@ -41,39 +41,29 @@ public final class ActorStreamsStore: ObservationStrategy {
     private var settling: [CheckedContinuation<Void, Never>] = []
 
     public init(records: [TaskRecord]) throws {
-        for (index, record) in records.enumerated() where record.id != index + 1 {
-            throw StrategyError.storeFailure("records must have ids 1...N in order; record at position \(index) has id \(record.id)")
-        }
-        self.records = records.map { DictionaryStore.Record(title: $0.title, isComplete: $0.isComplete, priority: $0.priority) }
+        self.records = try [DictionaryStore.Record](validating: records)
         let (messages, inbox) = AsyncStream.makeStream(of: Fanout.Message.self)
         self.inbox = inbox
         let fanout = self.fanout
         fanoutTask = Task { await fanout.run(messages) }
     }
 
-    private func check(_ id: Int) throws {
-        guard records.indices.contains(id - 1) else { throw StrategyError.unknownRecord(id: id, validRange: records.isEmpty ? nil : 1...records.count) }
-    }
-
     public func read(_ field: TaskField, of id: Int) throws -> FieldValue {
-        try check(id)
-        return records[id - 1].value(of: field)
+        try records.value(field, of: id)
     }
 
     public func readInsideView(_ field: TaskField, of id: Int, times: Int) throws -> FieldValue {
-        var value = try read(field, of: id)
-        for _ in 1..<max(times, 1) { value = try read(field, of: id) }
-        return value
+        try records.value(field, of: id, times: times)
     }
 
     public func write(_ value: FieldValue, to id: Int) throws {
-        try check(id)
+        try records.check(id)
         records[id - 1].apply(value)
         send()
     }
 
     public func transaction(_ writes: [FieldWrite]) throws {
-        for write in writes { try check(write.id) }
+        for write in writes { try records.check(write.id) }
         for write in writes { records[write.id - 1].apply(write.value) }
         send()
     }
@@ -86,7 +76,7 @@ public final class ActorStreamsStore: ObservationStrategy {
 
     public func subscribe(_ spec: ViewSpec) throws -> ViewHandle {
         guard !spec.reads.isEmpty else { throw StrategyError.emptyView }
-        for ref in spec.reads { try check(ref.id) }
+        for ref in spec.reads { try records.check(ref.id) }
         let view = ViewHandle(spec: spec)
         let state = records
         _ = view.recordRun { state[$0.id - 1].value(of: $0.field) }

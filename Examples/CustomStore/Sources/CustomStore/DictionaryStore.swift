@@ -51,13 +51,7 @@ public final class DictionaryStore: ObservationStrategy {
     private var subscriptions: [ObjectIdentifier: (view: ViewHandle, tokens: [RecordCenter.Token])] = [:]
 
     public init(records: [TaskRecord]) throws {
-        for (index, record) in records.enumerated() where record.id != index + 1 {
-            throw StrategyError.storeFailure("records must have ids 1...N in order; record at position \(index) has id \(record.id)")
-        }
-        self.records = Dictionary(
-            uniqueKeysWithValues: records.map {
-                ($0.id, Record(title: $0.title, isComplete: $0.isComplete, priority: $0.priority))
-            })
+        self.records = Dictionary(uniqueKeysWithValues: zip(1..., try [Record](validating: records)))
         count = records.count
     }
 
