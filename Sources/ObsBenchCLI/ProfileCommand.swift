@@ -131,21 +131,24 @@ struct ProfileCommand: ParsableCommand {
             throw ExitStatus.failure.exitCode
         }
         let results = (try? RunResults.load(runs[0]))?.rows ?? []
-        let irPerOperation = Dictionary(
-            results.filter { $0.metric == .instructions }.compactMap { row in row.value.map { (RowKey(row), $0) } },
-            uniquingKeysWith: { a, _ in a })
-        // Each counted row's retains and releases as results.csv has them: the layouts' range.
-        func range(_ metric: Metric, of key: RowKey) -> ClosedRange<Double>? {
+        let byKey = Dictionary(results.map { (RowKey($0), $0) }, uniquingKeysWith: { a, _ in a })
+        /// The row of `metric` beside the counted row `key` in results.csv.
+        func result(_ metric: Metric, of key: RowKey) -> ResultRow? {
             var wanted = key
             wanted.metric = metric
             wanted.unit = metric.unit
-            guard let row = results.first(where: { RowKey($0) == wanted }), row.rounds > 1, let statistics = row.statistics else { return nil }
+            return byKey[wanted]
+        }
+        // Each counted row's retains and releases as results.csv has them: the layouts' range.
+        func range(_ metric: Metric, of key: RowKey) -> ClosedRange<Double>? {
+            guard let row = result(metric, of: key), row.rounds > 1, let statistics = row.statistics else { return nil }
             return statistics.min...statistics.max
         }
         print(
             rows.map {
                 ProfileSummary.text(
-                    $0, top: top, resultIrPerOperation: irPerOperation[$0.key], retainRanges: (range(.retains, of: $0.key), range(.releases, of: $0.key)))
+                    $0, top: top, resultIrPerOperation: result(.instructions, of: $0.key)?.value,
+                    retainRanges: (range(.retains, of: $0.key), range(.releases, of: $0.key)))
             }.joined(separator: "\n"), terminator: "")
     }
 

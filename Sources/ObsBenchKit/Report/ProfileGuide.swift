@@ -181,19 +181,20 @@ public struct ProfileGuide: Sendable {
         let reruns = writes.map { Need(.derived, $0, .rerunsPerWrite) }
         let avoidable = writes.map { Need(.derived, $0, .avoidableRerunsPerWrite) }
         var judged: [String: (total: Double, avoidable: Double)] = [:]
+        /// The rows a strategy's cost sums: its concrete loops' where it has all five, else its rows through the harness.
+        func costRows(_ strategy: String) -> (rows: [Need], netOfHarness: Bool) {
+            let netOfHarness = concrete.allSatisfy { evidence.value($0, strategy) != nil }
+            return (netOfHarness ? concrete : latencies, netOfHarness)
+        }
         var entry = evidence.entry(
             profile: "A searched, filtered, sorted list (the design notes' property inspector)",
             decidedBy:
                 "the derived suite's five filtered-sorted writes (membership, order, an unread field, the same value, the query), each until every view of the list and its rows has caught up, summed, net of the harness where the strategy's concrete loops measured them (the same writes on its own types, as an app writes them); in the strategy's usual derivation, with the view re-runs they caused and how many showed nothing new",
             needs: latencies + reruns + avoidable,
-            rounds: { strategy in
-                let app = concrete.compactMap { evidence.value($0, strategy) }
-                return ProfileGuide.summed((app.count == concrete.count ? concrete : latencies).map { evidence.rounds($0, strategy) })
-            }
+            rounds: { strategy in ProfileGuide.summed(costRows(strategy).rows.map { evidence.rounds($0, strategy) }) }
         ) { strategy, _ in
-            let app = concrete.compactMap { evidence.value($0, strategy) }
-            let netOfHarness = app.count == concrete.count
-            let total = (netOfHarness ? app : latencies.compactMap { evidence.value($0, strategy) }).reduce(0, +)
+            let (rows, netOfHarness) = costRows(strategy)
+            let total = rows.compactMap { evidence.value($0, strategy) }.reduce(0, +)
             let rerunCount = reruns.compactMap { evidence.value($0, strategy) }.reduce(0, +)
             let avoidableCount = avoidable.compactMap { evidence.value($0, strategy) }.reduce(0, +)
             judged[strategy] = (total, avoidableCount)
@@ -376,14 +377,19 @@ public struct ProfileGuide: Sendable {
             rows.matching(RowQuery(suite: need.suite, workload: need.workload, strategy: strategy, metric: need.metric, valued: true))
         }
 
+        /// The row of `need` for `strategy`, at a sweep point where given (else its first).
+        func row(_ need: Need, _ strategy: String, objects: Int? = nil, subscribers: Int? = nil) -> ResultRow? {
+            measured(need, strategy).first { row in objects.map { row.objects == $0 } ?? true && subscribers.map { row.subscribers == $0 } ?? true }
+        }
+
         /// The value of `need` for `strategy`, at a sweep point where given (else its first row).
         func value(_ need: Need, _ strategy: String, objects: Int? = nil, subscribers: Int? = nil) -> Double? {
-            measured(need, strategy).first { row in objects.map { row.objects == $0 } ?? true && subscribers.map { row.subscribers == $0 } ?? true }?.value
+            row(need, strategy, objects: objects, subscribers: subscribers)?.value
         }
 
         /// Each round's (worker process's) value of `need` for `strategy`, at a sweep point where given.
         func rounds(_ need: Need, _ strategy: String, objects: Int? = nil, subscribers: Int? = nil) -> [Int: Double]? {
-            measured(need, strategy).first { row in objects.map { row.objects == $0 } ?? true && subscribers.map { row.subscribers == $0 } ?? true }?.roundValues
+            row(need, strategy, objects: objects, subscribers: subscribers)?.roundValues
         }
 
         /// The largest sweep point every strategy that observes and has rows of `need` reached.

@@ -115,15 +115,12 @@ final class CombineDerivations {
         reads = .fields { preconditionFailure("derived view read \($0) after teardown") }
     }
 
-    /// The view body with computed properties: every node it reads evaluated as it is read.
+    /// The view body with computed properties over records in one property (a context's): every
+    /// node it reads evaluated as it is read, each through a reader of its own. A view over
+    /// per-record objects (`.fields`) runs its ``FieldsBody`` instead.
     private static func runBody(_ handle: DerivedViewHandle, reads: Reads) {
-        switch reads {
-        case .fields(let read):
-            let reader = ComputedReader(handle: handle, read: read)
-            handle.recordRun { reader.append(handle.spec, to: &$0) }
-        case .oneProperty(let makeReader):
-            handle.recordRun { ComputedReader.append(handle.spec, of: handle, readingEachProperty: makeReader, to: &$0) }
-        }
+        guard case .oneProperty(let makeReader) = reads else { preconditionFailure("a view over per-record objects runs its FieldsBody") }
+        handle.recordRun { ComputedReader.append(handle.spec, of: handle, readingEachProperty: makeReader, to: &$0) }
     }
 }
 
