@@ -108,7 +108,7 @@ extension SummaryTable {
                 ))
         }
         table.footnotes.append(
-            "a share of a fifth or more where views re-run (fan-out, the diamond) is the harness's fixed cost per view re-run (the view's output recorded and compared, its nodes evaluated through the generic node closure and field reader, the render pass's queue) beside a view body of one or two reads; where a view re-runs a list over the records, it is a few percent (docs/suites.md, \"The harness's share\")"
+            "where views re-run and each view body is one or two reads (fan-out, the diamond), the share is the harness's fixed cost per view re-run (the view's output recorded and compared under a lock, its evaluations counted, its nodes called through the graph's closures and any DerivedReader), beside a body that costs little more; where a view re-runs a list over the records, it is a few percent (docs/suites.md, \"The harness's share\")"
         )
         let unmeasured = strategies.filter { strategy in !measured.contains(strategy) && rows.contains { $0.strategy == strategy && !$0.isError } }
         if !unmeasured.isEmpty {

@@ -16,6 +16,10 @@
 /// lock, and rendering happens on the main actor only.
 public final class DerivedRenderPass: Sendable {
     private let queue = Locked<[any DerivedRenderable]>([])
+    /// The items a pass renders, swapped with the queue's under its lock, so that neither array is
+    /// copied or reallocated from one pass to the next. `nonisolated(unsafe)`: only ``run()``, on
+    /// the main actor, touches it; unchecked exclusivity because it is never borrowed twice.
+    @exclusivity(unchecked) nonisolated(unsafe) private var rendering: [any DerivedRenderable] = []
 
     public init() {}
 
@@ -25,16 +29,27 @@ public final class DerivedRenderPass: Sendable {
         queue.withLock { $0.append(item) }
     }
 
+    /// Drops every queued item unrendered (a store tearing down: what they hold is freed).
+    public func removeAll() {
+        queue.withLock { $0.removeAll() }
+    }
+
     /// Renders every queued item, in the order queued, then whatever that queued, until nothing is.
     @MainActor
     public func run() {
         while true {
-            let items = queue.withLock { queued -> [any DerivedRenderable] in
-                defer { queued.removeAll(keepingCapacity: true) }
-                return queued
+            var items = rendering
+            rendering = []
+            queue.withLock { swap(&$0, &items) }
+            if items.isEmpty {
+                rendering = items
+                return
             }
-            if items.isEmpty { return }
-            for item in items { item.render() }
+            items.withUnsafeBufferPointer { queued in
+                for index in queued.indices { queued[index].render() }
+            }
+            items.removeAll(keepingCapacity: true)
+            rendering = items
         }
     }
 }

@@ -108,8 +108,7 @@ public final class PublishedStrategy: ObservationStrategy {
         self.pipelines = pipelines
         let tasks = self.tasks
         // Each field is a `@Published` property of its own object: a run reads each through its getter.
-        let read: (FieldRef) -> FieldValue = { ref in tasks[ref.id - 1].value(of: ref.field) }
-        return try pipelines.subscribe(view, style: style, records: tasks.count, willChange: { tasks[$0 - 1].objectWillChange }, reads: .fields(read))
+        return try pipelines.subscribe(view, style: style, records: tasks.count, willChange: { tasks[$0 - 1].objectWillChange }, reads: .objects(tasks))
     }
 
     public func unsubscribeDerived(_ view: DerivedViewHandle) {

@@ -110,10 +110,7 @@ public final class PublishedContextStrategy: ObservationStrategy {
         // `context.records` does, then its records' fields.
         return try derivations.subscribe(
             view, style: style, records: count, willChange: { _ in willChange },
-            reads: .oneProperty {
-                let records = context.records
-                return { ref in records[ref.id - 1].value(of: ref.field) }
-            })
+            reads: .oneProperty { context.records })
     }
 
     public func unsubscribeDerived(_ view: DerivedViewHandle) {
