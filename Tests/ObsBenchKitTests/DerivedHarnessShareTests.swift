@@ -4,7 +4,7 @@ import Testing
 @testable import ObsBenchKit
 
 /// The derived rows' harness share: the concrete loops' rows are written for `observable`,
-/// `published`, `published-context`, `observable-context` and `state-subject` (and no other strategy), their views show what a
+/// `published`, `published-context`, `observable-context`, `state-subject` and `struct-vm` (and no other strategy), their views show what a
 /// from-scratch computation gives, and the table reads a
 /// share off two counts only where they differ beyond their intervals. On constructed counts and
 /// on the loops' checks, never on a measured share.
@@ -22,7 +22,7 @@ struct DerivedHarnessShareTests {
         for workload in [FilteredSortedWorkload(.membership) as any Workload, FilteredSortedWorkload(.query), DiamondWorkload(), FanOutWorkload(width: 10)] {
             for entry in [
                 StrategyEntry(ObservableStrategy.self), StrategyEntry(PublishedStrategy.self), StrategyEntry(PublishedContextStrategy.self),
-                StrategyEntry(ObservableContextStrategy.self),
+                StrategyEntry(ObservableContextStrategy.self), StrategyEntry(StructViewModelStrategy.self),
             ] {
                 let rows = try await DerivedSuiteTests.rows(workload, entry)
                 #expect(!rows.contains { $0.isError }, "\(rows.filter(\.isError).map(\.note))")
@@ -30,14 +30,14 @@ struct DerivedHarnessShareTests {
                 #expect(concrete.count == 1, "\(entry.name) \(workload.name)")
             }
             #expect(workload.writesRows(named: DerivedRows.concreteName(workload.name)))
-            let other = try await DerivedSuiteTests.rows(workload, StrategyEntry(StructViewModelStrategy.self))
+            let other = try await DerivedSuiteTests.rows(workload, StrategyEntry(DeduplicatedObjectStrategy.self))
             #expect(!other.contains { $0.workload.hasSuffix(DerivedRows.concreteSuffix) })
         }
     }
 
     @Test(
         "each app's concrete loop follows its writes: the list after a task leaves it and comes back, the diamond and the fan-out after each write",
-        arguments: [ConcreteApp.observable, .published, .publishedContext, .observableContext, .stateSubject])
+        arguments: [ConcreteApp.observable, .published, .publishedContext, .observableContext, .stateSubject, .structVM])
     func concreteLoopFollowsWrites(app: ConcreteApp) throws {
         let records = TaskRecord.sample(count: 100)
         var loops = try FilteredSortedWorkload.Write.allCases.map { write in
@@ -57,11 +57,11 @@ struct DerivedHarnessShareTests {
         }
     }
 
-    @Test("a concrete loop whose view missed a write fails its check")
-    func concreteLoopCheckCatchesAStaleView() throws {
+    @Test("a concrete loop whose view missed a write fails its check (a view invalidated, a cache left stale)", arguments: [ConcreteApp.published, .structVM])
+    func concreteLoopCheckCatchesAStaleView(app: ConcreteApp) throws {
         let records = TaskRecord.sample(count: 100)
         let fanOut = FanOutWorkload(width: 3)
-        let loop = ConcreteDerivedLoop.fanOut(.published, width: 3, records: records, scenario: fanOut.scenario())
+        let loop = ConcreteDerivedLoop.fanOut(app, width: 3, records: records, scenario: fanOut.scenario())
         loop.write(0)
         try loop.check(fanOut.name)
         loop.writeWithoutRendering(1)

@@ -25,6 +25,10 @@ enum ConcreteApp: Sendable {
     /// One `CurrentValueSubject` of every record, each view a selector pipeline,
     /// `subject.map(select).removeDuplicates()`, whose sink is the view (`state-subject`).
     case stateSubject
+    /// Struct records in a context whose identity map keeps `@Observable` view models in sync;
+    /// each derived value cached in an `@Observable` cell (``ConcreteCache``), the views tracking
+    /// the cells (`struct-vm`, whose usual style is `cached`).
+    case structVM
 
     /// The app for `strategy`'s rows, or nil: that strategy has no concrete loop.
     init?(strategy: String?) {
@@ -34,6 +38,7 @@ enum ConcreteApp: Sendable {
         case PublishedContextStrategy.descriptor.name: self = .publishedContext
         case ObservableContextStrategy.descriptor.name: self = .observableContext
         case StateSubjectStrategy.descriptor.name: self = .stateSubject
+        case StructViewModelStrategy.descriptor.name: self = .structVM
         default: return nil
         }
     }
@@ -49,6 +54,8 @@ enum ConcreteApp: Sendable {
             "computed properties over one concrete @Observable class holding every record in one array property, each view a withObservationTracking closure reading the array once per run"
         case .stateSubject:
             "one CurrentValueSubject of every record, each view a selector (subject.map(select).removeDuplicates()) whose sink is the view"
+        case .structVM:
+            "struct records in a context whose identity map keeps an @Observable view model per record in sync, each derived value an @Observable cell computed under withObservationTracking and computed again at the render pass after something it read changed, each view tracking the cells it reads (a row view, its view model)"
         }
     }
 }
@@ -122,6 +129,18 @@ final class ConcreteDerivedLoop {
             }
         case .context(let context, let willChange): views = contextListViews(context, publishers: [willChange], shown: shown)
         case .observableContext(let context): views = contextListViews(context, publishers: [], shown: shown)
+        case .structVM(let context):
+            let viewModels = (0..<records.count).map(context.viewModel)
+            let list = ConcreteCache(ConcreteListCell()) { ConcreteFilteredList.listed(viewModels) }
+            views = [ConcreteView { shown.list = list.value }]
+            for id in list.value {
+                let viewModel = viewModels[id - 1]
+                views.append(ConcreteView { blackHole((viewModel.title, viewModel.priority)) })
+            }
+            let graph = scenario.graph
+            return ConcreteDerivedLoop(
+                store: store, views: ConcreteViews(views, caches: [list]), writes: [scenario.write(0), scenario.write(1)],
+                isRight: { graph.evaluate([0], field: store.value) == [.ids(shown.list)] })
         case .stateSubject(let subject):
             var pipelines = [subject.map { ConcreteFilteredList.listed($0) }.removeDuplicates().sink { shown.list = $0 }]
             for id in ConcreteFilteredList.listed(subject.value) {
@@ -156,6 +175,16 @@ final class ConcreteDerivedLoop {
         case .observableContext(let context):
             let diamond = ConcreteContextDiamond(context: context)
             view = ConcreteView { shown.pair = (diamond.double, diamond.triple) }
+        case .structVM(let context):
+            let viewModel = context.viewModel(for: 0)
+            let source = ConcreteCache(ConcreteNumberCell()) { viewModel.priority }
+            let double = ConcreteCache(ConcreteNumberCell()) { source.value * 2 }
+            let triple = ConcreteCache(ConcreteNumberCell()) { source.value * 3 }
+            let graph = scenario.graph
+            return ConcreteDerivedLoop(
+                store: store, views: ConcreteViews([ConcreteView { shown.pair = (double.value, triple.value) }], caches: [source, double, triple]),
+                writes: [scenario.write(0), scenario.write(1)],
+                isRight: { graph.evaluate([1, 2], field: store.value) == [.int(shown.pair.0), .int(shown.pair.1)] })
         case .stateSubject(let subject):
             let pipeline = subject.map { records in
                 let source = records[0].priority
@@ -190,6 +219,14 @@ final class ConcreteDerivedLoop {
             views = (0..<width).map { offset in ConcreteView([willChange]) { shown.fan[offset] = context.records[0].priority + offset } }
         case .observableContext(let context):
             views = (0..<width).map { offset in ConcreteView { shown.fan[offset] = context.records[0].priority + offset } }
+        case .structVM(let context):
+            let viewModel = context.viewModel(for: 0)
+            let caches = (0..<width).map { offset in ConcreteCache(ConcreteNumberCell()) { viewModel.priority + offset } }
+            let views = (0..<width).map { offset in ConcreteView { [cache = caches[offset]] in shown.fan[offset] = cache.value } }
+            let graph = scenario.graph
+            return ConcreteDerivedLoop(
+                store: store, views: ConcreteViews(views, caches: caches), writes: [scenario.write(0), scenario.write(1)],
+                isRight: { graph.evaluate(Array(0..<width), field: store.value) == shown.fan.map(DerivedValue.int) })
         case .stateSubject(let subject):
             let pipelines = (0..<width).map { offset in subject.map { $0[0].priority + offset }.removeDuplicates().sink { shown.fan[offset] = $0 } }
             return ConcreteDerivedLoop(
@@ -230,6 +267,7 @@ enum ConcreteStore {
     case context(ConcreteContext, willChange: ObservableObjectPublisher)
     case observableContext(ConcreteObservableContext)
     case stateSubject(CurrentValueSubject<[TaskRecord], Never>)
+    case structVM(ConcreteRecordContext)
 
     init(_ app: ConcreteApp, records: [TaskRecord]) {
         switch app {
@@ -242,6 +280,7 @@ enum ConcreteStore {
             self = .context(context, willChange: context.objectWillChange)
         case .observableContext: self = .observableContext(ConcreteObservableContext(records: records))
         case .stateSubject: self = .stateSubject(CurrentValueSubject(records))
+        case .structVM: self = .structVM(ConcreteRecordContext(records: records))
         }
     }
 
@@ -264,6 +303,7 @@ enum ConcreteStore {
         case (.stateSubject(let subject), .title(let title)): return { subject.value[index].title = title }
         case (.stateSubject(let subject), .isComplete(let isComplete)): return { subject.value[index].isComplete = isComplete }
         case (.stateSubject(let subject), .priority(let priority)): return { subject.value[index].priority = priority }
+        case (.structVM(let context), _): return { context.apply(write.value, at: index) }
         }
     }
 
@@ -275,6 +315,7 @@ enum ConcreteStore {
         case .context(let context, _): context.records[ref.id - 1].value(of: ref.field)
         case .observableContext(let context): context.records[ref.id - 1].value(of: ref.field)
         case .stateSubject(let subject): subject.value[ref.id - 1].value(of: ref.field)
+        case .structVM(let context): context.records[ref.id - 1].value(of: ref.field)
         }
     }
 }
@@ -394,6 +435,108 @@ struct ConcreteContextDiamond<Context: ConcreteRecordsContext> {
     var triple: Int { source * 3 }
 }
 
+/// The `struct-vm` app's store, as the strategy's (internal) `RecordContext` is: struct records
+/// in an array, and an identity map by id of the `@Observable` view models alive (weakly held).
+/// A write updates the struct, then the record's view model if one is alive. The loop holds the
+/// view models its derivations read (``held``), as the strategy holds its derived views'.
+@MainActor
+final class ConcreteRecordContext {
+    private(set) var records: [TaskRecord]
+    private var viewModels: [Int: Weak] = [:]
+    private var held: [ConcreteTask] = []
+
+    struct Weak {
+        weak var object: ConcreteTask?
+    }
+
+    init(records: [TaskRecord]) {
+        self.records = records
+    }
+
+    /// Record `index`'s view model, made now if none is alive, and held.
+    func viewModel(for index: Int) -> ConcreteTask {
+        let id = records[index].id
+        if let existing = viewModels[id]?.object { return existing }
+        let made = ConcreteTask(records[index])
+        viewModels[id] = Weak(object: made)
+        held.append(made)
+        return made
+    }
+
+    /// The struct updated, then the live view model (`write`'s value decided once, by the setter).
+    func apply(_ value: FieldValue, at index: Int) {
+        records[index].apply(value)
+        guard let viewModel = viewModels[records[index].id]?.object else { return }
+        switch value {
+        case .title(let title): viewModel.title = title
+        case .isComplete(let isComplete): viewModel.isComplete = isComplete
+        case .priority(let priority): viewModel.priority = priority
+        }
+    }
+}
+
+/// A derived value cached as an app caches one in an `@Observable` model: a cell, its value
+/// computed under `withObservationTracking` and computed again, at the next render pass, after
+/// something it read changed; the new value assigned whether or not it equals the old (a plain
+/// `cell.value = f(...)`). Views that read ``value`` track the cell. The cell is a class of its
+/// value's own type, as an app's model is (an `@Observable` generic class builds its key paths at
+/// run time on every access: measured, it made this loop dearer than the harness).
+@MainActor
+final class ConcreteCache<Cell: ConcreteCell>: ConcreteRefreshing {
+    private let cell: Cell
+    private let compute: @MainActor () -> Cell.Value
+    /// Where the cache is queued when something it read changed (set by ``ConcreteViews``).
+    private var dirty: (queue: InvalidatedViews, index: Int)?
+
+    init(_ cell: Cell, _ compute: @escaping @MainActor () -> Cell.Value) {
+        self.cell = cell
+        self.compute = compute
+        cell.value = compute()
+    }
+
+    var value: Cell.Value { cell.value }
+
+    func arm(_ queue: InvalidatedViews, index: Int) {
+        dirty = (queue, index)
+        refresh()
+    }
+
+    func refresh() {
+        guard let (queue, index) = dirty else { return }
+        cell.value = withObservationTracking {
+            compute()
+        } onChange: {
+            queue.append(index)
+        }
+    }
+}
+
+/// A cache a render pass brings up to date before it re-runs views (``ConcreteCache``).
+@MainActor
+protocol ConcreteRefreshing: AnyObject {
+    func arm(_ queue: InvalidatedViews, index: Int)
+    func refresh()
+}
+
+/// An `@Observable` class holding one cached value.
+@MainActor
+protocol ConcreteCell: AnyObject {
+    associatedtype Value
+    var value: Value { get set }
+}
+
+/// A cached number (a fan-out value, the diamond's nodes).
+@Observable
+final class ConcreteNumberCell: ConcreteCell {
+    var value = 0
+}
+
+/// A cached list of record ids (the filtered, sorted list).
+@Observable
+final class ConcreteListCell: ConcreteCell {
+    var value: [Int] = []
+}
+
 /// What the concrete views last showed: a view body's output goes here (one store), for the check
 /// after the loop.
 @MainActor
@@ -423,6 +566,10 @@ struct ConcreteView {
 final class ConcreteViews {
     private let views: [ConcreteView]
     private let invalidated = InvalidatedViews()
+    /// Cached values (``ConcreteCache``), in graph order, and those whose inputs changed since
+    /// the last pass.
+    private let caches: [any ConcreteRefreshing]
+    private let dirtyCaches = InvalidatedViews()
     private var cancellables: [AnyCancellable] = []
     /// Selector views (``init(pipelines:)``), which the subject runs as it sends.
     private let pipelines: Int
@@ -432,13 +579,17 @@ final class ConcreteViews {
     /// subject as it sends, already subscribed; a render pass has nothing to do.
     init(pipelines: [AnyCancellable]) {
         views = []
+        caches = []
         cancellables = pipelines
         self.pipelines = pipelines.count
     }
 
-    init(_ views: [ConcreteView]) {
+    /// `caches` are armed first, in order, then the views run.
+    init(_ views: [ConcreteView], caches: [any ConcreteRefreshing] = []) {
         self.views = views
+        self.caches = caches
         pipelines = 0
+        for (index, cache) in caches.enumerated() { cache.arm(dirtyCaches, index: index) }
         let invalidated = self.invalidated
         for (index, view) in views.enumerated() {
             for publisher in view.publishers { cancellables.append(publisher.sink { _ in invalidated.append(index) }) }
@@ -446,8 +597,16 @@ final class ConcreteViews {
         for index in views.indices { run(index) }
     }
 
-    /// Re-runs (and so re-arms) every view invalidated since the last pass.
+    /// Brings every cache whose inputs changed up to date, in graph order (what that dirties in
+    /// turn too), then re-runs (and so re-arms) every view invalidated since the last pass.
     func render() {
+        if !caches.isEmpty {
+            while true {
+                let dirty = dirtyCaches.takeAll()
+                if dirty.isEmpty { break }
+                for index in dirty.sorted() { caches[index].refresh() }
+            }
+        }
         for index in invalidated.takeAll() { run(index) }
     }
 
@@ -482,7 +641,7 @@ final class InvalidatedViews: Sendable {
 
 extension WorkloadContext {
     /// For a strategy with a concrete loop (``ConcreteApp``: `observable`, `published`,
-    /// `published-context`, `observable-context`, `state-subject`), `workload`'s (``ConcreteDerivedLoop``), timed or counted as the
+    /// `published-context`, `observable-context`, `state-subject`, `struct-vm`), `workload`'s (``ConcreteDerivedLoop``), timed or counted as the
     /// strategy's rows are (``CountedWrites``), as rows named `<workload>-concrete`
     /// (``DerivedRows/concreteName(_:)``): the yardstick its usual style's row is read against.
     /// Nothing for any other strategy. A loop whose views show a wrong output gives an error row.
