@@ -344,6 +344,35 @@ struct ReportTests {
         #expect(markdown.contains { $0.first?.hasPrefix("Write-heavy") == true && $0[1].hasPrefix("tied: **published**") }, "\(markdown)")
     }
 
+    @Test("the guide at a glance: each ranked strategy's deciding figure over the winner's, a tied second as tied and shaded as the winner, — where not ranked")
+    func glance() throws {
+        func write(_ strategy: String, _ rounds: [Double]) -> ResultRow {
+            let byRound = Dictionary(uniqueKeysWithValues: rounds.enumerated().map { ($0.offset + 1, $0.element) })
+            return Self.row("latency", "write-observed", strategy, "latency", rounds.sorted()[rounds.count / 2], processes: rounds.count, perProcess: byRound)
+        }
+        let separated = [
+            write("published", [90, 95, 91, 93, 92, 94, 93, 96]), write("observable", [180, 181, 179, 180, 182, 180, 181, 179]),
+            write("state-subject", [2_000, 2_010, 1_990, 2_000, 2_020, 2_000, 2_010, 1_990]),
+        ]
+        guard case .shadedTable(let header, let rows, let ratios) = try #require(RunReport.glance(ProfileGuide(rows: separated))) else {
+            Issue.record("not a shaded table")
+            return
+        }
+        #expect(header == ["strategy", "Write-heavy, each change shown"])
+        // 93, 180 and 2,000 (the rows' values): over 93.
+        #expect(rows == [["published", "×1.00"], ["observable", "×1.94"], ["state-subject", "×21.51"]], "\(rows)")
+        #expect(ratios[0] == [nil, 1] && ratios[2][1]! > 21)
+        #expect(RunReport.shade(1) == " style=\"background: hsl(120, 70%, 82%)\"" && RunReport.shade(21.4) == " style=\"background: hsl(0, 70%, 82%)\"")
+        #expect(RunReport.shade(nil).isEmpty)
+        // observable ahead of published in one round of eight: both tied, the second shaded as the first.
+        let interleaved = [write("published", [90, 95, 91, 130, 92, 94, 93, 96]), write("observable", [100, 101, 99, 100, 102, 100, 101, 99])]
+        guard case .shadedTable(_, let tiedRows, let tiedRatios) = try #require(RunReport.glance(ProfileGuide(rows: interleaved))) else { return }
+        #expect(tiedRows == [["published", "×1.00, tied"], ["observable", "×1.06, tied"]], "\(tiedRows)")
+        #expect(tiedRatios.map { $0[1] } == [1, 1])
+        // A profile that ranks nobody has no column; a strategy it does not rank, a dash.
+        #expect(RunReport.glance(ProfileGuide(rows: [])) == nil)
+    }
+
     @Test("cross-field invariants rank only strategies declaring transactions whose views re-ran and showed nothing torn; the rest is observed, not ranked")
     func crossFieldRanksOnlyTransactional() throws {
         let rows =

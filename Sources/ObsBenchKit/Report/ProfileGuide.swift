@@ -50,6 +50,9 @@ public struct ProfileGuide: Sendable {
         /// Strategies that promise the property and have every row, best first, with the value as
         /// text; empty when none does (`remark` says why).
         public var ranking: [(strategy: String, value: String)]
+        /// Each ranked strategy's deciding figure, the one it is ranked by (lower is better in
+        /// every profile): what the report's table of ratios divides by the winner's.
+        public var scores: [String: Double] = [:]
         /// Strategies that promise the property but are not ranked, each with why (rows missing,
         /// bytes outside the heap, a promise this run contradicted).
         public var leftOut: [(strategy: String, reason: String)]
@@ -478,8 +481,9 @@ public struct ProfileGuide: Sendable {
             // one decided by exact counts (bytes) or a fit with its own interval keeps its order.
             let tie = rounds.flatMap { rounds in ranking.count >= 2 ? ProfileGuide.tie(ranking[0].strategy, ranking[1].strategy, rounds: rounds) : nil }
             return Entry(
-                profile: profile, decidedBy: decidedBy, promise: promise, needs: needs, ranking: ranking, leftOut: leftOut, observed: observed,
-                remark: remark, tie: tie)
+                profile: profile, decidedBy: decidedBy, promise: promise, needs: needs, ranking: ranking,
+                scores: Dictionary(ranked.map { ($0.strategy, $0.key) }, uniquingKeysWith: { first, _ in first }), leftOut: leftOut,
+                observed: observed, remark: remark, tie: tie)
         }
     }
 }

@@ -12,6 +12,9 @@ public struct RunReport: Sendable {
         case paragraph(String)
         case list([String])
         case table(header: [String], rows: [[String]])
+        /// A table whose cells are shaded by a ratio to the best (1: green; 10 or more: red); nil leaves
+        /// a cell unshaded. Markdown shows it as a plain table.
+        case shadedTable(header: [String], rows: [[String]], shades: [[Double?]])
         /// An SVG chart: its path relative to the report, and its file's contents.
         case chart(title: String, relativePath: String, svg: String)
     }
@@ -124,6 +127,14 @@ public struct RunReport: Sendable {
     /// that do not promise the property showed.
     static func guide(_ guide: ProfileGuide) -> [Block] {
         var blocks: [Block] = [.list(guide.entries.map(Self.answer))]
+        if let glance = Self.glance(guide) {
+            blocks += [
+                glance,
+                .paragraph(
+                    "Each cell: the strategy's deciding figure in that profile (the guide's, below) divided by the winner's; green is the winner, red ten times it or more. \"tied\": the worker processes do not separate it from the winner (the guide says why); —: not ranked there."
+                ),
+            ]
+        }
         blocks += [
             .paragraph(
                 "Drawn from this run's numbers. A profile ranks only strategies whose declared capabilities promise what it needs (every profile: views that re-run, so `plain` never competes) and that have every row it names; a strategy left out is listed below with why. A close second is often a fine choice: see the tables below."
@@ -159,6 +170,33 @@ public struct RunReport: Sendable {
         blocks.append(.table(header: ["profile", "winner", "next", "ranks only a store that", "decided by", "rows it needs"], rows: table))
         if !notes.isEmpty { blocks.append(.list(notes)) }
         return blocks
+    }
+
+    /// The guide at a glance: a strategy per row, a profile per column, each cell its deciding
+    /// figure over the winner's, shaded by that ratio (a tied second shaded as the winner). Rows
+    /// in order of their ratios' geometric mean over the profiles that rank them; nil when no
+    /// profile ranks anybody.
+    static func glance(_ guide: ProfileGuide) -> Block? {
+        let columns = guide.entries.filter { !$0.ranking.isEmpty }
+        guard !columns.isEmpty else { return nil }
+        var strategies: [String] = []
+        for entry in columns { for ranked in entry.ranking where !strategies.contains(ranked.strategy) { strategies.append(ranked.strategy) } }
+        /// The cell's text, its shade (a tied second's is the winner's), and its ratio.
+        func cell(_ entry: ProfileGuide.Entry, _ strategy: String) -> (text: String, shade: Double?, ratio: Double?) {
+            guard let best = entry.ranking.first.flatMap({ entry.scores[$0.strategy] }), let score = entry.scores[strategy] else { return ("—", nil, nil) }
+            let ratio = best > 0 ? score / best : (score == best ? 1 : .infinity)
+            let tied = entry.tie != nil && entry.ranking.prefix(2).contains { $0.strategy == strategy }
+            let text = ratio.isFinite ? "×" + String(format: "%.2f", ratio) : "×∞"
+            return tied ? ("\(text), tied", 1, ratio) : (text, ratio, ratio)
+        }
+        func meanLog(_ strategy: String) -> Double {
+            let logs = columns.compactMap { cell($0, strategy).ratio }.filter(\.isFinite).map { log(max($0, 1)) }
+            return logs.isEmpty ? .infinity : logs.reduce(0, +) / Double(logs.count)
+        }
+        let order = strategies.map { ($0, meanLog($0)) }.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.map(\.0)
+        let header = ["strategy"] + columns.map { String($0.profile.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) }
+        let cells = order.map { strategy in columns.map { cell($0, strategy) } }
+        return .shadedTable(header: header, rows: zip(order, cells).map { [$0] + $1.map(\.text) }, shades: cells.map { [nil] + $0.map(\.shade) })
     }
 
     /// One profile's answer in a line, for the top of the page: the winner and the number that
@@ -324,7 +362,7 @@ public struct RunReport: Sendable {
             case .heading(let level, let text): return String(repeating: "#", count: level) + " " + text + "\n"
             case .paragraph(let text): return text + "\n"
             case .list(let items): return items.map { "- " + $0 }.joined(separator: "\n") + "\n"
-            case .table(let header, let rows): return TextTable(header: header, rows: rows).markdown()
+            case .table(let header, let rows), .shadedTable(let header, let rows, _): return TextTable(header: header, rows: rows).markdown()
             case .chart(let title, let relativePath, _): return "![\(title)](\(relativePath))\n"
             }
         }.joined(separator: "\n")
@@ -341,6 +379,13 @@ public struct RunReport: Sendable {
                 body += "<table>\n"
                 body += "<thead><tr>" + header.map { "<th>\(Self.inline($0))</th>" }.joined() + "</tr></thead>\n"
                 body += "<tbody>\n" + rows.map { "<tr>" + $0.map { "<td>\(Self.inline($0))</td>" }.joined() + "</tr>" }.joined(separator: "\n") + "\n</tbody></table>\n"
+            case .shadedTable(let header, let rows, let ratios):
+                body += "<table class=\"glance\">\n"
+                body += "<thead><tr>" + header.map { "<th>\(Self.inline($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+                for (row, shades) in zip(rows, ratios) {
+                    body += "<tr>" + zip(row, shades).map { text, ratio in "<td\(Self.shade(ratio))>\(Self.inline(text))</td>" }.joined() + "</tr>\n"
+                }
+                body += "</tbody></table>\n"
             case .chart(let title, _, let svg): body += "<figure>\(Self.inlineSVG(svg))<figcaption>\(Self.escape(title))</figcaption></figure>\n"
             }
         }
@@ -352,11 +397,20 @@ public struct RunReport: Sendable {
             table { border-collapse: collapse; margin: 0.8em 0; font-size: 13px; }
             th, td { border: 1px solid #ccc; padding: 4px 8px; vertical-align: top; }
             th { background: #f3f3f3; } td:not(:first-child) { text-align: right; }
+            table.glance td:first-child { white-space: nowrap; }
             code { background: #f3f3f3; padding: 0 3px; } figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
             </style></head><body>
             \(body)</body></html>
 
             """
+    }
+
+    /// A cell's background for a ratio to the best: green at 1, through yellow, to red at 10 or
+    /// more (a log scale); none for nil.
+    static func shade(_ ratio: Double?) -> String {
+        guard let ratio else { return "" }
+        let distance = ratio.isFinite ? min(1, max(0, log10(max(ratio, 1)))) : 1
+        return " style=\"background: hsl(\(Int((120 * (1 - distance)).rounded())), 70%, 82%)\""
     }
 
     static func escape(_ text: String) -> String {
