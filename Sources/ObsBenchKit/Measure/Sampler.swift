@@ -8,6 +8,8 @@ public struct SamplerSettings: Sendable, Equatable {
     public var minimumSamples: Int
     public var maximumSamples: Int
     public var budgetNanoseconds: UInt64
+    /// The worker rounds these settings are one share of (``shared(by:)``); 1: the whole.
+    public var rounds = 1
 
     public init(warmUpNanoseconds: UInt64, targetSampleNanoseconds: UInt64, minimumSamples: Int, maximumSamples: Int, budgetNanoseconds: UInt64) {
         self.warmUpNanoseconds = warmUpNanoseconds
@@ -30,6 +32,7 @@ public struct SamplerSettings: Sendable, Equatable {
         settings.budgetNanoseconds = budgetNanoseconds / UInt64(rounds)
         settings.warmUpNanoseconds = Swift.max(warmUpNanoseconds / UInt64(rounds), Swift.min(warmUpNanoseconds, 15_000_000))
         settings.maximumSamples = Swift.max(minimumSamples, maximumSamples / rounds)
+        settings.rounds = rounds
         return settings
     }
 

@@ -23,17 +23,25 @@ struct DerivedMeasurement {
         warmUpNanoseconds: 10_000_000, targetSampleNanoseconds: 250_000, minimumSamples: 5, maximumSamples: 200, budgetNanoseconds: 50_000_000)
 
     /// The sampler of a run that is not `--quick`: the run's (shared by its rounds), with 30% of
-    /// its budget, a quarter of its warm-up and at least 10 samples rather than 30. A derived write
-    /// takes 5 µs to a fifth of a second, and the suite runs 13 to 26 rows a strategy: on the
-    /// standard sampler the suite took about 130 s of a full run's 509 s here, GRDB's two strategies about half.
+    /// its budget, a quarter of its warm-up and at least 10 samples rather than 30, shared by the
+    /// rounds too (at least ``minimumSamplesPerRound`` a round). A derived write takes 5 µs to a
+    /// fifth of a second, and the suite runs 13 to 26 rows a strategy: on the standard sampler the
+    /// suite took about 130 s of a full run's 509 s here, GRDB's two strategies about half. A
+    /// `--quick` run's is ``quickSampler``, shared by the rounds the same way.
     static func sampler(for context: WorkloadContext) -> SamplerSettings {
-        if context.quick { return quickSampler }
-        var settings = context.sampler
-        settings.budgetNanoseconds = settings.budgetNanoseconds * 3 / 10
-        settings.warmUpNanoseconds /= 4
-        settings.minimumSamples = min(settings.minimumSamples, 10)
+        let rounds = context.sampler.rounds
+        var settings = context.quick ? quickSampler.shared(by: rounds) : context.sampler
+        if !context.quick {
+            settings.budgetNanoseconds = settings.budgetNanoseconds * 3 / 10
+            settings.warmUpNanoseconds /= 4
+        }
+        settings.minimumSamples = max(minimumSamplesPerRound, min(settings.minimumSamples, context.quick ? quickSampler.minimumSamples : 10) / rounds)
         return settings
     }
+
+    /// Samples each worker round takes at least of a derived row: its median is that process's
+    /// figure, and the rounds' figures are what comparisons are judged on.
+    static let minimumSamplesPerRound = 3
 
     func run() async throws -> WorkloadOutput {
         let store = try context.makeStore()
