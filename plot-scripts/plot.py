@@ -647,7 +647,9 @@ DERIVED_WRITE_PREFIX = "filtered-sorted-"
 def derived_label(workload, base):
     """The strategy's derivation style a derived row's workload names: "" for its usual one,
     "+cached" for another (workload "diamond+cached" of base "diamond"); None for another
-    workload's row (or a concrete loop's, "diamond-concrete")."""
+    workload's row (or a concrete loop's, "diamond-concrete", "diamond+pipeline-concrete")."""
+    if workload.endswith("-concrete"):
+        return None
     if workload == base:
         return ""
     if workload.startswith(base + "+"):

@@ -30,7 +30,7 @@ extension SummaryTable {
         // Each strategy's styles, as its rows name them: "" for its usual one, "+cached" for another.
         func styles(of strategy: String) -> [String] {
             var found = [""]
-            for row in rows where row.strategy == strategy {
+            for row in rows where row.strategy == strategy && !row.workload.hasSuffix(DerivedRows.concreteSuffix) {
                 guard let base = workloads.first(where: { DerivedRows.isRow(row.workload, of: $0) }) else { continue }
                 let suffix = String(row.workload.dropFirst(base.count))
                 if !found.contains(suffix) { found.append(suffix) }
@@ -76,8 +76,21 @@ extension SummaryTable {
     /// (``ConcreteDerivedLoop``, the strategy's usual style written as an app would): per workload, the row through the
     /// harness, the concrete loop, and (harness − concrete) / harness where beyond the noise.
     static func harnessShareTable(suite: String, rows: [ResultRow], strategies: [String], workloads: [String], measures: [CostMeasure]) -> SummaryTable? {
-        let columns = workloads.filter { workload in rows.contains { $0.workload == DerivedRows.concreteName(workload) && !$0.isError } }
-        let measured = strategies.filter { strategy in rows.contains { $0.strategy == strategy && $0.workload.hasSuffix(DerivedRows.concreteSuffix) && !$0.isError } }
+        // What each concrete row is the yardstick of: `fan-out-100+pipeline-concrete` of `fan-out-100+pipeline`.
+        let concrete = rows.filter { $0.workload.hasSuffix(DerivedRows.concreteSuffix) && !$0.isError }
+        func yardstick(of row: ResultRow) -> String { String(row.workload.dropLast(DerivedRows.concreteSuffix.count)) }
+        let columns = workloads.filter { workload in concrete.contains { DerivedRows.isRow(yardstick(of: $0), of: workload) } }
+        // Each strategy's styles with a concrete loop ("" its usual one, "+pipeline" another), in the order its rows come.
+        let labels = strategies.flatMap { strategy -> [(strategy: String, style: String)] in
+            var styles: [String] = []
+            for row in concrete where row.strategy == strategy {
+                guard let base = columns.first(where: { DerivedRows.isRow(yardstick(of: row), of: $0) }) else { continue }
+                let style = String(yardstick(of: row).dropFirst(base.count))
+                if !styles.contains(style) { styles.append(style) }
+            }
+            return styles.sorted().map { (strategy, $0) }
+        }
+        let measured = Set(labels.map(\.strategy))
         guard !columns.isEmpty, !measured.isEmpty else { return nil }
         func row(_ strategy: String, _ workload: String, _ measure: CostMeasure) -> ResultRow? {
             rows.first(RowQuery(workload: workload, strategy: strategy, metric: measure.metric, valued: true))
@@ -92,17 +105,17 @@ extension SummaryTable {
         var table = SummaryTable(
             suite: suite, columns: columns,
             unit:
-                "\(statistic(measures, rows: rows, suite: suite)) per write through the harness (the strategy's usual derivation style), the same write and derivation written as an app would on the strategy's concrete types in a tight loop (workload-concrete), and the harness's share: (harness − concrete) / harness, where beyond the noise",
+                "\(statistic(measures, rows: rows, suite: suite)) per write through the harness (the strategy's usual derivation style; for published and published-context their +pipeline style too), the same write and derivation written as an app would on the strategy's concrete types in a tight loop (workload-concrete, workload+pipeline-concrete), and the harness's share: (harness − concrete) / harness, where beyond the noise",
             rows: [])
         table.title = "\(suite) · harness share"
-        for strategy in measured {
-            table.rows.append((strategy, columns.map { cost(strategy, $0) }))
-            table.rows.append(("\(strategy) concrete", columns.map { cost(strategy, DerivedRows.concreteName($0)) }))
+        for (strategy, style) in labels {
+            table.rows.append((strategy + style, columns.map { cost(strategy, $0 + style) }))
+            table.rows.append(("\(strategy + style) concrete", columns.map { cost(strategy, DerivedRows.concreteName($0 + style)) }))
             table.rows.append(
                 (
                     "harness share",
                     columns.map { workload in
-                        let found = measures.compactMap { share(strategy, workload, $0) }
+                        let found = measures.compactMap { share(strategy, workload + style, $0) }
                         return found.isEmpty ? "—" : found.map(\.cell).joined(separator: " · ")
                     }
                 ))
@@ -113,11 +126,11 @@ extension SummaryTable {
         let unmeasured = strategies.filter { strategy in !measured.contains(strategy) && rows.contains { $0.strategy == strategy && !$0.isError } }
         if !unmeasured.isEmpty {
             table.footnotes.append(
-                "no concrete loop yet for \(unmeasured.joined(separator: ", ")), nor for any strategy's other derivation styles (+cached, +pipeline): their harness share is not measured, and their rows above are through the harness"
+                "no concrete loop yet for \(unmeasured.joined(separator: ", ")), nor for the other derivation styles of any strategy but published's and published-context's +pipeline: their harness share is not measured, and their rows above are through the harness"
             )
         }
         table.footnotes.append(
-            "the concrete loop: computed properties over the strategy's concrete record types (observable: an @Observable class, each view a withObservationTracking closure; published: an ObservableObject per record; published-context and observable-context: one ObservableObject, or one @Observable class, holding every record in an array; state-subject: one CurrentValueSubject of every record, each view a selector pipeline; struct-vm: struct records in a context keeping @Observable view models in sync, each derived value cached in an @Observable cell computed again at the render pass after an input changed), each view re-run once after a write that invalidated it; no protocol, store, field enum, or derived-view bookkeeping (outputs, runs and evaluations recorded, every view visited after each write). Not net of plain: plain's views show stale values for a write that changes them. A share is given where the two rows' intervals (counted: their repeats' and layouts' ranges) do not overlap; timed, where every one of at least \(FloorComparison.minimumPairedRounds) rounds agrees"
+            "the concrete loop: computed properties over the strategy's concrete record types (observable: an @Observable class, each view a withObservationTracking closure; published: an ObservableObject per record; published-context and observable-context: one ObservableObject, or one @Observable class, holding every record in an array; state-subject: one CurrentValueSubject of every record, each view a selector pipeline; struct-vm: struct records in a context keeping @Observable view models in sync, each derived value cached in an @Observable cell computed again at the render pass after an input changed; +pipeline: each view a pipeline, pull.map(compute).removeDuplicates().sink, pulled at the render pass after an objectWillChange of what it reads), each view re-run once after a write that invalidated it; no protocol, store, field enum, or derived-view bookkeeping (outputs, runs and evaluations recorded, every view visited after each write). Not net of plain: plain's views show stale values for a write that changes them. A share is given where the two rows' intervals (counted: their repeats' and layouts' ranges) do not overlap; timed, where every one of at least \(FloorComparison.minimumPairedRounds) rounds agrees"
         )
         return table
     }

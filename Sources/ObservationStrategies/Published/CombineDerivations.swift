@@ -33,15 +33,6 @@ final class CombineDerivations {
         /// context's `records`): a view body reads it once for each computed property it reads,
         /// and once more for its own fields, as each reads `context.records` again.
         case oneProperty(@MainActor () -> [TaskRecord])
-
-        /// A reader for one whole run (the pipeline's `map`, which reads the store once).
-        @MainActor func reader() -> (FieldRef) -> FieldValue {
-            switch self {
-            case .objects(let tasks): { ref in tasks[ref.id - 1].value(of: ref.field) }
-            case .oneProperty(let records):
-                { [records = records()] ref in records[ref.id - 1].value(of: ref.field) }
-            }
-        }
     }
 
     /// Subscribes `spec`, derived the `style` way (`.viewBody` or `.pipeline`): `willChange(id)` is
@@ -75,20 +66,14 @@ final class CombineDerivations {
             body.run()
         case .pipeline:
             let pull = PassthroughSubject<Void, Never>()
+            // The map's evaluation, made once as a view body is (what the sinks invalidate is the
+            // handle, whose render pulls).
+            let evaluation = ViewBody(handle: handle, reads: reads, renderPass: renderPass)
             cancellables.append(
-                pull.map { _ in
-                    let read = reads.reader()
-                    let graph = spec.graph
-                    var values: [Int: DerivedValue] = [:]
-                    for index in spec.closure {
-                        handle.recordEvaluation(ofNode: index)
-                        values[index] = graph.nodes[index].evaluate(PipelineReader(read: read, values: values))
-                    }
-                    return spec.nodes.map { values[$0] ?? .ids([]) } + spec.fields.map { .field(read($0)) }
-                }
-                .removeDuplicates()
-                .sink { output in handle.recordRun(output) })
-            views[ObjectIdentifier(handle)] = (handle, pull, cancellables, nil)
+                pull.map { _ in evaluation.pipelineOutput() }
+                    .removeDuplicates()
+                    .sink { output in handle.recordRun(output) })
+            views[ObjectIdentifier(handle)] = (handle, pull, cancellables, evaluation)
             handle.setRender { _ in pull.send(()) }
             pull.send(())
         default:
@@ -157,6 +142,8 @@ final class ViewBody: DerivedReader, DerivedRenderable {
     nonisolated(unsafe) private let objects: UnsafeMutableBufferPointer<Unmanaged<PublishedTask>>
     nonisolated(unsafe) private let evaluators: UnsafeMutableBufferPointer<Evaluator>
     nonisolated(unsafe) private let roots: UnsafeMutableBufferPointer<Int>
+    /// The nodes the view's nodes read, themselves included, in graph order (``DerivedViewSpec/closure``).
+    nonisolated(unsafe) private let closure: UnsafeMutableBufferPointer<Int>
     nonisolated(unsafe) private let fields: UnsafeMutableBufferPointer<FieldRef>
     let renderPass: DerivedRenderPass
     /// Whether a write invalidated the view since it last ran (set from the sinks, taken by ``render()``).
@@ -180,11 +167,15 @@ final class ViewBody: DerivedReader, DerivedRenderable {
         }
         evaluators = Self.buffer(handle.spec.graph.nodes.map { Evaluator(evaluate: $0.evaluate) })
         roots = Self.buffer(handle.spec.nodes)
+        closure = Self.buffer(handle.spec.closure)
         fields = Self.buffer(handle.spec.fields)
     }
 
     deinit {
-        for buffer in [UnsafeMutableRawBufferPointer(objects), UnsafeMutableRawBufferPointer(roots), UnsafeMutableRawBufferPointer(fields)] {
+        for buffer in [
+            UnsafeMutableRawBufferPointer(objects), UnsafeMutableRawBufferPointer(roots), UnsafeMutableRawBufferPointer(closure),
+            UnsafeMutableRawBufferPointer(fields),
+        ] {
             buffer.deallocate()
         }
         evaluators.deinitialize()
@@ -219,6 +210,23 @@ final class ViewBody: DerivedReader, DerivedRenderable {
         return evaluators[index].evaluate(reader)
     }
 
+    /// What the view's pipeline `map` returns (``DerivationStyle/pipeline``): every node the view
+    /// reads, directly or through others, evaluated once, inputs first, reading the records once
+    /// for the whole run (over one property), then the view's fields.
+    func pipelineOutput() -> [DerivedValue] {
+        var reader = EvaluatedReader(body: self, records: overObjects ? nil : property())
+        reader.values.reserveCapacity(closure.count)
+        for index in closure { reader.values.append(evaluate(index, reader: reader)) }
+        var output: [DerivedValue] = []
+        output.reserveCapacity(roots.count + fields.count)
+        for index in roots { output.append(reader.node(index)) }
+        for ref in fields { output.append(.field(reader.field(ref))) }
+        return output
+    }
+
+    /// Where node `index` sits in the view's closure (what ``EvaluatedReader/values`` follows).
+    nonisolated func position(inClosure index: Int) -> Int? { closure.firstIndex(of: index) }
+
     /// One run of the view body: each node it reads evaluated as it is read, then its fields.
     func run() {
         handle.recordRun { output in
@@ -246,14 +254,27 @@ private struct RecordsReader: DerivedReader {
     func node(_ index: Int) -> DerivedValue { body.evaluate(index, reader: self) }
 }
 
-/// Reads fields of the store, and the nodes the pipeline's `map` evaluated before.
-private struct PipelineReader: DerivedReader {
-    let read: (FieldRef) -> FieldValue
-    let values: [Int: DerivedValue]
+/// Reads fields of the store (through the body's objects, or one value of the property holding
+/// every record), and the nodes a pipeline's `map` evaluated before, in closure order.
+private struct EvaluatedReader: DerivedReader {
+    unowned(unsafe) let body: ViewBody
+    let records: [TaskRecord]?
+    var values: [DerivedValue] = []
 
-    func field(_ ref: FieldRef) -> FieldValue { read(ref) }
+    init(body: ViewBody, records: [TaskRecord]?) {
+        self.body = body
+        self.records = records
+    }
+
+    func field(_ ref: FieldRef) -> FieldValue {
+        if let records { return records[ref.id - 1].value(of: ref.field) }
+        return body.field(ref)
+    }
+
     func node(_ index: Int) -> DerivedValue {
-        guard let value = values[index] else { preconditionFailure("derived node \(index) read before it was evaluated") }
-        return value
+        guard let position = body.position(inClosure: index), position < values.count else {
+            preconditionFailure("derived node \(index) read before it was evaluated")
+        }
+        return values[position]
     }
 }

@@ -29,6 +29,34 @@ enum ConcreteApp: Sendable {
     /// each derived value cached in an `@Observable` cell (``ConcreteCache``), the views tracking
     /// the cells (`struct-vm`, whose usual style is `cached`).
     case structVM
+    /// `published`'s records, each view's values out of a pipeline pulled at the render pass,
+    /// `pull.map(compute).removeDuplicates().sink(show)`, the view invalidated by the
+    /// `objectWillChange` of the records it reads (`published+pipeline`).
+    case publishedPipeline
+    /// The same pipelines over `published-context`'s one object (`published-context+pipeline`).
+    case publishedContextPipeline
+
+    /// Every app written for `strategy`'s rows: its usual style's first, then its other styles'.
+    static func all(strategy: String?) -> [ConcreteApp] {
+        switch strategy {
+        case PublishedStrategy.descriptor.name: [.published, .publishedPipeline]
+        case PublishedContextStrategy.descriptor.name: [.publishedContext, .publishedContextPipeline]
+        default: ConcreteApp(strategy: strategy).map { [$0] } ?? []
+        }
+    }
+
+    /// The derivation style the app is written in, when it is not its strategy's usual one.
+    var style: DerivationStyle? {
+        switch self {
+        case .publishedPipeline, .publishedContextPipeline: .pipeline
+        default: nil
+        }
+    }
+
+    /// The name of the app's rows for `workload`: `fan-out-100-concrete`, `fan-out-100+pipeline-concrete`.
+    func rowName(_ workload: String) -> String {
+        DerivedRows.concreteName(style.map { DerivedRows.name(workload, style: $0, usual: false) } ?? workload)
+    }
 
     /// The app for `strategy`'s rows, or nil: that strategy has no concrete loop.
     init?(strategy: String?) {
@@ -56,6 +84,10 @@ enum ConcreteApp: Sendable {
             "one CurrentValueSubject of every record, each view a selector (subject.map(select).removeDuplicates()) whose sink is the view"
         case .structVM:
             "struct records in a context whose identity map keeps an @Observable view model per record in sync, each derived value an @Observable cell computed under withObservationTracking and computed again at the render pass after something it read changed, each view tracking the cells it reads (a row view, its view model)"
+        case .publishedPipeline:
+            "an ObservableObject per record, each view's values out of a pipeline (pull.map(compute).removeDuplicates().sink) pulled at the render pass after an objectWillChange of a record it reads"
+        case .publishedContextPipeline:
+            "one ObservableObject holding every record in a @Published array, each view's values out of a pipeline (pull.map(compute).removeDuplicates().sink) pulled at the render pass after its objectWillChange"
         }
     }
 }
@@ -113,6 +145,7 @@ final class ConcreteDerivedLoop {
         let store = ConcreteStore(app, records: records)
         for write in scenario.setup { store.setter(write)() }
         let shown = ConcreteShown()
+        if app.style == .pipeline { return pipelinedFilteredSorted(store, scenario: scenario, shown: shown) }
         var views: [ConcreteView]
         switch store {
         case .observable(let tasks):
@@ -161,6 +194,7 @@ final class ConcreteDerivedLoop {
     static func diamond(_ app: ConcreteApp, records: [TaskRecord], scenario: DerivedScenario) -> ConcreteDerivedLoop {
         let store = ConcreteStore(app, records: records)
         let shown = ConcreteShown()
+        if app.style == .pipeline { return pipelinedDiamond(store, scenario: scenario, shown: shown) }
         let view: ConcreteView
         switch store {
         case .observable(let tasks):
@@ -207,6 +241,7 @@ final class ConcreteDerivedLoop {
         let store = ConcreteStore(app, records: records)
         let shown = ConcreteShown()
         shown.fan = Array(repeating: 0, count: width)
+        if app.style == .pipeline { return pipelinedFanOut(store, width: width, scenario: scenario, shown: shown) }
         let views: [ConcreteView]
         switch store {
         case .observable(let tasks):
@@ -238,6 +273,93 @@ final class ConcreteDerivedLoop {
             store: store, views: ConcreteViews(views), writes: [scenario.write(0), scenario.write(1)],
             isRight: { graph.evaluate(Array(0..<width), field: store.value) == shown.fan.map(DerivedValue.int) })
     }
+}
+
+/// The `+pipeline` apps (``ConcreteApp/publishedPipeline``, ``ConcreteApp/publishedContextPipeline``):
+/// each view is a pipeline, `pull.map(compute).removeDuplicates().sink(show)`, which the render
+/// pass pulls after an `objectWillChange` of what it reads invalidated it.
+extension ConcreteDerivedLoop {
+    /// A view of `compute`'s value, deduplicated, shown by `show`; pulled once now.
+    fileprivate static func pulled<Value: Equatable>(
+        _ publishers: [ObservableObjectPublisher], compute: @escaping @MainActor () -> Value, show: @escaping @MainActor (Value) -> Void
+    ) -> (view: ConcreteView, pipeline: AnyCancellable) {
+        let pull = PassthroughSubject<Void, Never>()
+        let pipeline = pull.map { _ in compute() }.removeDuplicates().sink { show($0) }
+        return (ConcreteView(publishers) { pull.send(()) }, pipeline)
+    }
+
+    fileprivate static func pipelinedFilteredSorted(_ store: ConcreteStore, scenario: DerivedScenario, shown: ConcreteShown) -> ConcreteDerivedLoop {
+        var pulled: [(view: ConcreteView, pipeline: AnyCancellable)]
+        switch store {
+        case .published(let tasks, let willChange):
+            pulled = [Self.pulled(willChange, compute: { ConcreteFilteredList.listed(tasks) }, show: { shown.list = $0 })]
+            for id in ConcreteFilteredList.listed(tasks) {
+                let task = tasks[id - 1]
+                pulled.append(Self.pulled([willChange[id - 1]], compute: { ConcreteRowShown(title: task.title, priority: task.priority) }, show: { blackHole($0) }))
+            }
+        case .context(let context, let willChange):
+            pulled = [Self.pulled([willChange], compute: { ConcreteFilteredList.listed(context.records) }, show: { shown.list = $0 })]
+            for id in ConcreteFilteredList.listed(context.records) {
+                pulled.append(
+                    Self.pulled(
+                        [willChange],
+                        compute: {
+                            let task = context.records[id - 1]
+                            return ConcreteRowShown(title: task.title, priority: task.priority)
+                        }, show: { blackHole($0) }))
+            }
+        default: preconditionFailure("a pipeline app over \(store)")
+        }
+        let graph = scenario.graph
+        return ConcreteDerivedLoop(
+            store: store, views: ConcreteViews(pulled.map(\.view), holding: pulled.map(\.pipeline)), writes: [scenario.write(0), scenario.write(1)],
+            isRight: { graph.evaluate([0], field: store.value) == [.ids(shown.list)] })
+    }
+
+    fileprivate static func pipelinedDiamond(_ store: ConcreteStore, scenario: DerivedScenario, shown: ConcreteShown) -> ConcreteDerivedLoop {
+        let pulled: (view: ConcreteView, pipeline: AnyCancellable)
+        switch store {
+        case .published(let tasks, let willChange):
+            let diamond = ConcreteDiamond(task: tasks[0])
+            pulled = Self.pulled([willChange[0]], compute: { ConcretePair(first: diamond.double, second: diamond.triple) }, show: { shown.pair = ($0.first, $0.second) })
+        case .context(let context, let willChange):
+            let diamond = ConcreteContextDiamond(context: context)
+            pulled = Self.pulled([willChange], compute: { ConcretePair(first: diamond.double, second: diamond.triple) }, show: { shown.pair = ($0.first, $0.second) })
+        default: preconditionFailure("a pipeline app over \(store)")
+        }
+        let graph = scenario.graph
+        return ConcreteDerivedLoop(
+            store: store, views: ConcreteViews([pulled.view], holding: [pulled.pipeline]), writes: [scenario.write(0), scenario.write(1)],
+            isRight: { graph.evaluate([1, 2], field: store.value) == [.int(shown.pair.0), .int(shown.pair.1)] })
+    }
+
+    fileprivate static func pipelinedFanOut(_ store: ConcreteStore, width: Int, scenario: DerivedScenario, shown: ConcreteShown) -> ConcreteDerivedLoop {
+        let pulled: [(view: ConcreteView, pipeline: AnyCancellable)]
+        switch store {
+        case .published(let tasks, let willChange):
+            let task = tasks[0]
+            pulled = (0..<width).map { offset in Self.pulled([willChange[0]], compute: { task.priority + offset }, show: { shown.fan[offset] = $0 }) }
+        case .context(let context, let willChange):
+            pulled = (0..<width).map { offset in Self.pulled([willChange], compute: { context.records[0].priority + offset }, show: { shown.fan[offset] = $0 }) }
+        default: preconditionFailure("a pipeline app over \(store)")
+        }
+        let graph = scenario.graph
+        return ConcreteDerivedLoop(
+            store: store, views: ConcreteViews(pulled.map(\.view), holding: pulled.map(\.pipeline)), writes: [scenario.write(0), scenario.write(1)],
+            isRight: { graph.evaluate(Array(0..<width), field: store.value) == shown.fan.map(DerivedValue.int) })
+    }
+}
+
+/// What a row view's pipeline shows (its task's title and priority), compared by `removeDuplicates()`.
+struct ConcreteRowShown: Equatable {
+    let title: String
+    let priority: Int
+}
+
+/// What the diamond's view pipeline shows, compared by `removeDuplicates()`.
+struct ConcretePair: Equatable {
+    let first: Int
+    let second: Int
 }
 
 extension ConcreteDerivedLoop {
@@ -272,10 +394,10 @@ enum ConcreteStore {
     init(_ app: ConcreteApp, records: [TaskRecord]) {
         switch app {
         case .observable: self = .observable(records.map(ConcreteTask.init))
-        case .published:
+        case .published, .publishedPipeline:
             let tasks = records.map(ConcretePublishedTask.init)
             self = .published(tasks, willChange: tasks.map(\.objectWillChange))
-        case .publishedContext:
+        case .publishedContext, .publishedContextPipeline:
             let context = ConcreteContext(records: records)
             self = .context(context, willChange: context.objectWillChange)
         case .observableContext: self = .observableContext(ConcreteObservableContext(records: records))
@@ -584,10 +706,12 @@ final class ConcreteViews {
         self.pipelines = pipelines.count
     }
 
-    /// `caches` are armed first, in order, then the views run.
-    init(_ views: [ConcreteView], caches: [any ConcreteRefreshing] = []) {
+    /// `caches` are armed first, in order, then the views run. `holding`: what the views need
+    /// kept alive (the pipelines their bodies pull).
+    init(_ views: [ConcreteView], caches: [any ConcreteRefreshing] = [], holding: [AnyCancellable] = []) {
         self.views = views
         self.caches = caches
+        cancellables = holding
         pipelines = 0
         for (index, cache) in caches.enumerated() { cache.arm(dirtyCaches, index: index) }
         let invalidated = self.invalidated
@@ -643,12 +767,21 @@ extension WorkloadContext {
     /// For a strategy with a concrete loop (``ConcreteApp``: `observable`, `published`,
     /// `published-context`, `observable-context`, `state-subject`, `struct-vm`), `workload`'s (``ConcreteDerivedLoop``), timed or counted as the
     /// strategy's rows are (``CountedWrites``), as rows named `<workload>-concrete`
-    /// (``DerivedRows/concreteName(_:)``): the yardstick its usual style's row is read against.
+    /// (``DerivedRows/concreteName(_:)``): the yardstick its usual style's row is read against; and
+    /// for `published` and `published-context` their `+pipeline` style's too, as rows named
+    /// `<workload>+pipeline-concrete` (``ConcreteApp/all(strategy:)``).
     /// Nothing for any other strategy. A loop whose views show a wrong output gives an error row.
     @MainActor
     func measureConcreteDerived(workload: String, _ make: (ConcreteApp) throws -> ConcreteDerivedLoop) async throws -> WorkloadOutput {
-        guard let app = ConcreteApp(strategy: strategy?.name) else { return WorkloadOutput() }
-        let rowName = DerivedRows.concreteName(workload)
+        var output = WorkloadOutput()
+        for app in ConcreteApp.all(strategy: strategy?.name) { output.append(try await measureConcreteDerived(workload: workload, app: app, make)) }
+        return output
+    }
+
+    /// `workload`'s concrete loop as `app` writes it, as rows named ``ConcreteApp/rowName(_:)``.
+    @MainActor
+    private func measureConcreteDerived(workload: String, app: ConcreteApp, _ make: (ConcreteApp) throws -> ConcreteDerivedLoop) async throws -> WorkloadOutput {
+        let rowName = app.rowName(workload)
         do {
             let loop = try make(app)
             var k = 0
