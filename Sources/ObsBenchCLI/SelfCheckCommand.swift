@@ -85,12 +85,17 @@ struct SelfCheckCommand: AsyncParsableCommand {
             let (mine, other) = (lengths[0], lengths[1])
             let dump = Callgrind.Dump(label: "threads \(mine) \(other)")
             Callgrind.zero()
-            let thread = Thread { Canary.spin(other) }
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                Canary.spin(other)
+                done.signal()
+            }
             thread.start()
             Canary.spin(mine)
-            // The window ends only once the other thread's spin is done (polled: Foundation's
-            // `Thread` has no join).
-            while !thread.isFinished { sched_yield() }
+            // The window ends only once the other thread's spin is done: a blocking wait (Foundation's
+            // `Thread` has no join), so the main thread's own count does not grow with how long
+            // the other thread takes, as a polling loop's did.
+            done.wait()
             print("\(mine) \(other) \(try dump.take().instructions)")
         case .countWrites:
             guard let entry = Registered.entry(named: strategy) else { throw ValidationError("unknown strategy '\(strategy)'") }
