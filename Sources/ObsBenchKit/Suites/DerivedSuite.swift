@@ -31,8 +31,7 @@ extension SummaryTable {
         func styles(of strategy: String) -> [String] {
             var found = [""]
             for row in rows where row.strategy == strategy && !row.workload.hasSuffix(DerivedRows.concreteSuffix) {
-                guard let base = workloads.first(where: { DerivedRows.isRow(row.workload, of: $0) }) else { continue }
-                let suffix = String(row.workload.dropFirst(base.count))
+                guard let suffix = DerivedRows.style(of: row.workload, among: workloads) else { continue }
                 if !found.contains(suffix) { found.append(suffix) }
             }
             return found
@@ -84,8 +83,7 @@ extension SummaryTable {
         let labels = strategies.flatMap { strategy -> [(strategy: String, style: String)] in
             var styles: [String] = []
             for row in concrete where row.strategy == strategy {
-                guard let base = columns.first(where: { DerivedRows.isRow(yardstick(of: row), of: $0) }) else { continue }
-                let style = String(yardstick(of: row).dropFirst(base.count))
+                guard let style = DerivedRows.style(of: yardstick(of: row), among: columns) else { continue }
                 if !styles.contains(style) { styles.append(style) }
             }
             return styles.sorted().map { (strategy, $0) }

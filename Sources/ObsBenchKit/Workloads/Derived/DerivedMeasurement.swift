@@ -260,6 +260,12 @@ public enum DerivedRows {
         rowWorkload == workload || rowWorkload.hasPrefix(workload + separator)
     }
 
+    /// The style a row called `rowWorkload` names, as its suffix after the one of `workloads` it is
+    /// a row of: "" for the usual one, "+cached" for another; nil when it is none's.
+    public static func style(of rowWorkload: String, among workloads: [String]) -> String? {
+        workloads.first { isRow(rowWorkload, of: $0) }.map { String(rowWorkload.dropFirst($0.count)) }
+    }
+
     /// The rows of `workload`'s concrete loop (``ConcreteDerivedLoop``): `diamond-concrete`.
     public static func concreteName(_ workload: String) -> String { workload + concreteSuffix }
     public static let concreteSuffix = "-concrete"
